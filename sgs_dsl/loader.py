@@ -1,0 +1,862 @@
+"""Load a content tree: YAML -> schema check -> parse -> check -> compile.
+
+>>> content = load_content()                      # the built-in content
+>>> content.cards["slash"].name.zh
+'杀'
+
+A content tree has ``cards/``, ``heroes/`` and ``rules/`` folders of YAML
+files. Every problem found is a :class:`Diagnostic` with ``file:line:col``;
+:func:`load_content` raises :class:`ContentError` with all of them, and
+:func:`check_content` returns them (for ``sgs validate``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from sgs_runtime import definitions as D
+from sgs_runtime.events import TIMINGS, SignalEvent
+from sgs_runtime.model import SIGN_SUIT, SUITS, TEXT_RANK
+from sgs_runtime.vocabulary import SYMBOLS
+
+from . import ast as A
+from .compiler import Compiler, Env, Scope, event_type_name
+from .errors import ContentError, Diagnostic, did_you_mean
+from .parser import Origin, SyntaxProblem, parse_block, parse_expression, walk
+from .yamlsafe import Document, PathKey, load_file
+
+SCHEMA_DIR = Path(__file__).with_name("schemas")
+KINDS = ("cards", "heroes", "rules")
+
+
+def default_content_dir() -> Path:
+    """The content shipped with the package (cards/, heroes/, rules/)."""
+    from sgs_content import content_root
+
+    return content_root()
+
+
+@lru_cache(maxsize=1)
+def _validators() -> dict[str, Draft202012Validator]:
+    registry: Registry[Any] = Registry()
+    schemas = {}
+    for path in SCHEMA_DIR.glob("*.schema.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        schemas[path.name] = data
+        registry = registry.with_resource(path.name, Resource.from_contents(data, default_specification=DRAFT202012))
+    return {kind: Draft202012Validator(schemas[f"{kind}.schema.json"], registry=registry)
+            for kind in ("cards", "heroes", "rules", "scenario") if f"{kind}.schema.json" in schemas}
+
+
+def schema_errors(doc: Document, kind: str) -> list[Diagnostic]:
+    """Check a document against its schema; map errors to positions."""
+    validator = _validators()[kind]
+    out: list[Diagnostic] = []
+    seen: set[tuple[PathKey, str]] = set()
+    for err in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
+        for d in _schema_diagnostics(doc, err):
+            key = ((d.line, d.col), d.code)
+            if key in seen:  # type: ignore[comparison-overlap]
+                continue
+            seen.add(key)  # type: ignore[arg-type]
+            out.append(d)
+    return out
+
+
+def _schema_diagnostics(doc: Document, err: Any) -> list[Diagnostic]:
+    path = tuple(err.absolute_path)
+    if err.validator == "additionalProperties":
+        allowed = list(err.schema.get("properties", {}))
+        inst = err.instance if isinstance(err.instance, dict) else {}
+        out = []
+        for key in inst:
+            if key in allowed or _matches_pattern(err.schema, key):
+                continue
+            line, col = doc.key_position(path + (key,))
+            where = f" in {'.'.join(map(str, path))}" if path else ""
+            out.append(Diagnostic(doc.path, line, col, "E110",
+                                  f"unknown key '{key}'{where}{did_you_mean(key, allowed)}"))
+        return out
+    if err.validator in ("oneOf", "anyOf") and err.context:
+        best = max(err.context, key=lambda e: len(e.absolute_path))
+        return _schema_diagnostics(doc, best)
+    line, col = doc.position(path)
+    where = ".".join(map(str, path)) or "the file"
+    if err.validator == "type":
+        want = err.validator_value
+        want = " or ".join(want) if isinstance(want, list) else want
+        return [Diagnostic(doc.path, line, col, "E111", f"{where} must be {_article(want)}, not {_kind(err.instance)}")]
+    if err.validator == "required":
+        missing = re.findall(r"'([^']+)' is a required property", err.message)
+        name = missing[0] if missing else "a key"
+        return [Diagnostic(doc.path, line, col, "E112", f"missing key '{name}' in {where}")]
+    if err.validator == "enum":
+        options = ", ".join(map(str, err.validator_value))
+        return [Diagnostic(doc.path, line, col, "E113",
+                           f"{where} must be one of: {options}{did_you_mean(str(err.instance), map(str, err.validator_value))}")]
+    return [Diagnostic(doc.path, line, col, "E113", f"{where}: {err.message}")]
+
+
+def _matches_pattern(schema: dict[str, Any], key: str) -> bool:
+    return any(re.search(p, key) for p in schema.get("patternProperties", {}))
+
+
+def _article(t: str) -> str:
+    return {"object": "a mapping", "array": "a list", "string": "a text", "integer": "a whole number",
+            "number": "a number", "boolean": "true or false"}.get(t, t)
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true/false"
+    if isinstance(v, dict):
+        return "a mapping"
+    if isinstance(v, list):
+        return "a list"
+    if isinstance(v, str):
+        return "a text"
+    if isinstance(v, (int, float)):
+        return "a number"
+    if v is None:
+        return "empty"
+    return type(v).__name__
+
+
+def _get(data: Any, path: PathKey) -> Any:
+    for k in path:
+        if isinstance(data, dict):
+            data = data.get(k)  # type: ignore[call-overload]
+        elif isinstance(data, list) and isinstance(k, int) and k < len(data):
+            data = data[k]
+        else:
+            return None
+    return data
+
+
+def _text(raw: Any) -> D.Text:
+    if isinstance(raw, dict):
+        return D.Text(str(raw.get("zh", "")), str(raw.get("en", "")))
+    return D.Text("", "")
+
+
+@dataclass
+class _File:
+    kind: str
+    doc: Document
+
+
+@dataclass
+class _RulesPart:
+    """One rules file, compiled; merged with what it extends."""
+
+    doc: Document
+    raw: dict[str, Any]
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+class Loader:
+    """Builds :class:`~sgs_runtime.definitions.Content` from files."""
+
+    def __init__(self) -> None:
+        self.files: list[_File] = []
+        self.diags: list[Diagnostic] = []
+        self.env = Env()
+        self.content = D.Content()
+        self._asts: dict[tuple[str, PathKey], Any] = {}
+        self.pack_quantities: dict[str, D.Quantity] = {}
+
+    # ------------------------------------------------------------ input
+
+    def add_tree(self, root: Path, display_root: Optional[Path] = None) -> None:
+        for kind in KINDS:
+            folder = root / kind
+            if folder.is_dir():
+                for path in sorted(folder.rglob("*.yaml")) + sorted(folder.rglob("*.yml")):
+                    self.add_file(path, kind, _display(path, display_root))
+
+    def add_path(self, path: Path) -> None:
+        if path.is_dir():
+            if any((path / k).is_dir() for k in KINDS):
+                self.add_tree(path, path.parent)
+            else:
+                for p in sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.yml")):
+                    self.add_file(p, None, _display(p))
+        else:
+            self.add_file(path, None, _display(path))
+
+    def add_file(self, path: Path, kind: Optional[str], display: str) -> None:
+        if any(f.doc.path == display for f in self.files):
+            return
+        try:
+            doc = load_file(path, display)
+        except ContentError as exc:
+            self.diags.extend(exc.diagnostics)
+            return
+        if kind is None:
+            kind = _guess_kind(doc.data)
+        if kind is None:
+            self.diags.append(Diagnostic(display, 1, 1, "E113",
+                                         "cannot tell what this file is: a card pack has 'pack' and 'cards', "
+                                         "a hero pack 'pack' and 'heroes', a rules file 'id' and 'phases' or 'extends'"))
+            return
+        if not isinstance(doc.data, dict):
+            self.diags.append(Diagnostic(display, 1, 1, "E111", "the file must be a mapping of keys"))
+            return
+        errs = schema_errors(doc, kind)
+        self.diags.extend(errs)
+        if errs:
+            return
+        self.files.append(_File(kind, doc))
+
+    # ------------------------------------------------------------ snippets
+
+    def _origin(self, doc: Document, path: PathKey, block: bool) -> Optional[tuple[str, Origin]]:
+        value = _get(doc.data, path)
+        if value is None:
+            return None
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        else:
+            text = str(value)
+        sc = doc.scalars.get(path)
+        if sc is None:
+            line, col = doc.position(path)
+            return text, Origin(doc.path, line, col)
+        if sc.style == "folded":
+            self.diags.append(Diagnostic(doc.path, sc.line - 1, 1, "E104",
+                                         "an effect must be a literal block (|), not a folded one (>), so that "
+                                         "its lines stay lines"))
+            return None
+        return text, Origin(doc.path, sc.line, sc.col, block=(sc.style == "literal"))
+
+    def parse(self, doc: Document, path: PathKey, block: bool) -> Any:
+        key = (doc.path, path)
+        if key in self._asts:
+            return self._asts[key]
+        got = self._origin(doc, path, block)
+        if got is None:
+            self._asts[key] = None
+            return None
+        text, origin = got
+        try:
+            tree = parse_block(text, origin) if block else parse_expression(text, origin)
+        except SyntaxProblem as exc:
+            self.diags.append(exc.diagnostic)
+            tree = None
+        self._asts[key] = tree
+        return tree
+
+    def expr(self, doc: Document, path: PathKey, scope: Scope) -> Optional[D.ExprFn]:
+        tree = self.parse(doc, path, block=False)
+        if tree is None:
+            return None
+        comp = Compiler(self.env, doc.path)
+        fn = comp.condition(tree, scope)
+        self.diags.extend(comp.diagnostics)
+        return fn
+
+    def block(self, doc: Document, path: PathKey, scope: Scope) -> Optional[D.BlockFn]:
+        tree = self.parse(doc, path, block=True)
+        if tree is None:
+            return None
+        comp = Compiler(self.env, doc.path)
+        fn = comp.block(tree, scope)
+        self.diags.extend(comp.diagnostics)
+        return fn
+
+    def err(self, doc: Document, path: PathKey, code: str, message: str, key: bool = False) -> None:
+        line, col = doc.key_position(path) if key else doc.position(path)
+        self.diags.append(Diagnostic(doc.path, line, col, code, message))
+
+    # ------------------------------------------------------------ declarations
+
+    def declare(self) -> None:
+        env = self.env
+        for cat, names in SYMBOLS.items():
+            env.add(cat, names)
+        env.add("gender", ["male", "female"])
+        seen: dict[str, tuple[str, Document, PathKey]] = {}
+
+        def unique(kind: str, ident: str, doc: Document, path: PathKey) -> bool:
+            if ident in seen:
+                first = seen[ident]
+                self.err(doc, path, "E310", f"duplicate id '{ident}' (already a {first[0]} in "
+                                            f"{first[1].path}:{first[1].position(first[2])[0]})")
+                return False
+            seen[ident] = (kind, doc, path)
+            return True
+
+        for f in self.files:
+            d, doc = f.doc.data, f.doc
+            if f.kind == "cards":
+                for i, card in enumerate(d.get("cards", [])):
+                    if unique("card", card["id"], doc, ("cards", i, "id")):
+                        env.add("card", [card["id"]])
+                        for a in card.get("aliases", []):
+                            env.aliases[a] = card["id"]
+            if f.kind == "heroes":
+                for i, hero in enumerate(d.get("heroes", [])):
+                    if unique("hero", hero["id"], doc, ("heroes", i, "id")):
+                        env.add("hero", [hero["id"]])
+                        env.add("kingdom", [hero["kingdom"]])
+                        for a in hero.get("aliases", []):
+                            env.aliases[a] = hero["id"]
+            if f.kind in ("cards", "heroes"):
+                for i, sk in enumerate(d.get("skills", [])):
+                    if unique("skill", sk["id"], doc, ("skills", i, "id")):
+                        env.add("skill", [sk["id"]])
+                        for a in sk.get("aliases", []):
+                            env.aliases[a] = sk["id"]
+                        for mname, mdef in (sk.get("marks") or {}).items():
+                            self._mark(mname, mdef)
+                for mname, mdef in (d.get("marks") or {}).items():
+                    self._mark(mname, mdef)
+                for qname, q in (d.get("quantities") or {}).items():
+                    env.quantities[qname] = tuple(q.get("params", []))
+            if f.kind == "rules":
+                if not unique("rules file", d["id"], doc, ("id",)):
+                    continue
+                for ph in d.get("phases", []) or []:
+                    env.add("phase", [ph["id"]])
+                for r in (d.get("roles") or {}):
+                    env.add("role", [r])
+                env.slots.update(d.get("slots", []) or [])
+                env.options.update((d.get("options") or {}).keys())
+                for mname, mdef in (d.get("marks") or {}).items():
+                    self._mark(mname, mdef)
+                for qname, q in (d.get("quantities") or {}).items():
+                    env.quantities[qname] = tuple(q.get("params", []))
+        env.add("slot", sorted(env.slots))
+        self.content.aliases = dict(env.aliases)
+        # signals: names sent by 'signal X' anywhere
+        for f in self.files:
+            for path in _snippet_paths(f.kind, f.doc.data):
+                tree = self.parse(f.doc, path, block=True) if path[-1] in _BLOCK_KEYS else None
+                if tree:
+                    for node in walk(tree):
+                        if isinstance(node, A.Signal):
+                            env.signals.add(node.name)
+                            self.content.signals[node.name] = "user"
+
+    def _mark(self, name: str, mdef: Any) -> None:
+        mdef = mdef or {}
+        self.env.marks.add(name)
+        self.content.marks[name] = D.MarkDef(name, mdef.get("reset", "never"), bool(mdef.get("visible", False)))
+
+    # ------------------------------------------------------------ compile
+
+    def run(self) -> D.Content:
+        self.declare()
+        for f in self.files:
+            self.content.files.append(f.doc.path)
+            if f.kind == "cards":
+                self.compile_cards(f.doc)
+            elif f.kind == "heroes":
+                self.compile_heroes(f.doc)
+        rules = [f for f in self.files if f.kind == "rules"]
+        self.compile_rules([f.doc for f in rules])
+        self.check_references()
+        return self.content
+
+    def source(self, doc: Document, path: PathKey) -> D.Source:
+        line, col = doc.position(path)
+        return D.Source(doc.path, line, col)
+
+    def compile_cards(self, doc: Document) -> None:
+        d = doc.data
+        pack = d["pack"]
+        for qname in (d.get("quantities") or {}):
+            self._quantity_into(self.pack_quantities, doc, ("quantities", qname))
+        for i, raw in enumerate(d.get("cards", [])):
+            kind = self.compile_card(doc, ("cards", i), raw, pack)
+            if kind is not None:
+                self.content.cards.setdefault(kind.id, kind)
+        for i, raw in enumerate(d.get("skills", [])):
+            sk = self.compile_skill(doc, ("skills", i), raw, pack)
+            self.content.skills.setdefault(sk.id, sk)
+        deck = self.compile_deck(doc, d)
+        if deck is not None:
+            self.content.decks.setdefault(pack, []).extend(deck)
+
+    def _quantity_into(self, target: dict[str, D.Quantity], doc: Document, path: PathKey) -> None:
+        raw = _get(doc.data, path)
+        name = str(path[-1])
+        params = tuple(raw.get("params", []))
+        scope = Scope({p: "any" for p in params})
+        base = self.expr(doc, path + ("base",), scope)
+        if base is not None:
+            target[name] = D.Quantity(name, params, base, raw.get("min"))
+
+    def compile_card(self, doc: Document, path: PathKey, raw: dict[str, Any], pack: str) -> Optional[D.CardKind]:
+        cid = raw["id"]
+        kind = D.CardKind(cid, _text(raw.get("name")), raw["type"], _text(raw.get("text")), self.source(doc, path),
+                          tuple(raw.get("aliases", [])), pack=pack)
+        use_raw = raw.get("use")
+        if use_raw is None and raw["type"] == "equip":
+            kind.use = D.UseSpec(in_play=True, targets=D.TargetSpec(mode="self", min=1))
+        elif use_raw is not None:
+            kind.use = self.compile_use(doc, path + ("use",), use_raw, raw)
+        if raw.get("delayed") is not None:
+            scope = Scope({"me": "player", "target": "player", "card": "card"})
+            effect = self.block(doc, path + ("delayed", "effect"), scope.child())
+            countered = self.block(doc, path + ("delayed", "countered"), scope.child())
+            if effect is not None:
+                kind.delayed = D.DelayedSpec(effect, countered)
+        if raw.get("equip") is not None:
+            eq = raw["equip"]
+            if self.env.slots and eq["slot"] not in self.env.slots:
+                self.err(doc, path + ("equip", "slot"), "E300",
+                         f"unknown equipment slot '{eq['slot']}'{did_you_mean(eq['slot'], self.env.slots)}")
+            kind.equip = D.EquipSpec(eq["slot"], eq.get("range"), tuple(eq.get("skills", [])))
+        if raw["type"] == "equip" and raw.get("equip") is None:
+            self.err(doc, path + ("type",), "E112", f"equipment '{cid}' needs an 'equip' block with its slot")
+        return kind
+
+    def compile_use(self, doc: Document, path: PathKey, raw: dict[str, Any], card: dict[str, Any]) -> D.UseSpec:
+        base = {"me": "player", "card": "card"}
+        spec = D.UseSpec(in_play=bool(raw.get("in_play", False)))
+        spec.condition = self.expr(doc, path + ("if",), Scope(dict(base)))
+        spec.limit = self.expr(doc, path + ("limit",), Scope(dict(base)))
+        spec.limit_group = raw.get("limit_group", "")
+        if "targets" in raw:
+            spec.targets = self.compile_targets(doc, path + ("targets",), raw["targets"], base)
+        elif card["type"] == "equip":
+            spec.targets = D.TargetSpec(mode="self", min=1)
+        else:
+            spec.targets = D.TargetSpec(mode="none", min=0)
+        if "rescue" in raw:
+            spec.rescue = self.expr(doc, path + ("rescue",), Scope({"me": "player", "target": "player"}))
+        spec.counters = tuple(raw.get("counters", []))
+        spec.nullifiable = bool(raw.get("nullifiable", True))
+        use_vars = dict(base, use="any", targets="players")
+        for sec in spec.targets.then:
+            use_vars[sec.name] = "player"
+        spec.prepare = self.block(doc, path + ("prepare",), Scope(dict(use_vars)))
+        prepared = self._bound_by(doc, path + ("prepare",))
+        effect_vars = dict(use_vars, target="player", **{n: "any" for n in prepared})
+        spec.effect = self.block(doc, path + ("effect",), Scope(effect_vars))
+        spec.finish = self.block(doc, path + ("finish",), Scope(dict(use_vars, **{n: "any" for n in prepared})))
+        return spec
+
+    def _bound_by(self, doc: Document, path: PathKey) -> list[str]:
+        tree = self._asts.get((doc.path, path))
+        names: list[str] = []
+        if tree:
+            for node in walk(tree):
+                name = getattr(node, "as_name", None) or (node.name if isinstance(node, A.Let) else None)
+                if name and name not in names:
+                    names.append(name)
+        return names
+
+    def compile_targets(self, doc: Document, path: PathKey, raw: dict[str, Any], base: dict[str, str]) -> D.TargetSpec:
+        mode = raw.get("mode", "choose")
+        spec = D.TargetSpec(mode=mode, min=int(raw.get("min", 1 if mode == "choose" else 0)))
+        spec.max = self.expr(doc, path + ("max",), Scope(dict(base)))
+        spec.filter = self.expr(doc, path + ("filter",), Scope(dict(base, target="player")))
+        spec.respect_prohibitions = bool(raw.get("prohibitions", True))
+        for i, sec in enumerate(raw.get("then", []) or []):
+            flt = self.expr(doc, path + ("then", i, "filter"),
+                            Scope(dict(base, target="player", **{sec["name"]: "player"})))
+            spec.then.append(D.SecondaryTarget(sec["name"], flt))
+        return spec
+
+    def compile_heroes(self, doc: Document) -> None:
+        d = doc.data
+        pack = d["pack"]
+        ids = []
+        for i, raw in enumerate(d.get("heroes", [])):
+            hero = D.Hero(raw["id"], _text(raw.get("name")), raw["kingdom"], raw["gender"], int(raw["hp"]),
+                          tuple(self.env.aliases.get(s, s) for s in raw.get("skills", [])),
+                          self.source(doc, ("heroes", i)), pack, tuple(raw.get("aliases", [])))
+            if hero.id not in self.content.heroes:
+                self.content.heroes[hero.id] = hero
+                ids.append(hero.id)
+        self.content.hero_packs.setdefault(pack, []).extend(ids)
+        for i, raw in enumerate(d.get("skills", [])):
+            sk = self.compile_skill(doc, ("skills", i), raw, pack)
+            self.content.skills.setdefault(sk.id, sk)
+
+    def compile_skill(self, doc: Document, path: PathKey, raw: dict[str, Any], pack: str) -> D.Skill:
+        sk = D.Skill(raw["id"], _text(raw.get("name")), _text(raw.get("text")), self.source(doc, path),
+                     locked=bool(raw.get("locked", False)), lord=bool(raw.get("lord", False)),
+                     while_dying=bool(raw.get("while_dying", False)), pack=pack,
+                     aliases=tuple(raw.get("aliases", [])))
+        triggers: list[tuple[PathKey, dict[str, Any]]] = []
+        if "trigger" in raw:
+            triggers.append((path + ("trigger",), raw["trigger"]))
+        for i, t in enumerate(raw.get("triggers", []) or []):
+            triggers.append((path + ("triggers", i), t))
+        for tpath, traw in triggers:
+            tr = self.compile_trigger(doc, tpath, traw, sk)
+            if tr is not None:
+                sk.triggers.append(tr)
+        vas = raw.get("view_as")
+        if vas is not None:
+            items = [(path + ("view_as",), vas)] if isinstance(vas, dict) else [
+                (path + ("view_as", i), v) for i, v in enumerate(vas)]
+            for vpath, vraw in items:
+                va = self.compile_view_as(doc, vpath, vraw)
+                if va is not None:
+                    va.skill = sk
+                    sk.view_as.append(va)
+        if raw.get("active") is not None:
+            sk.active = self.compile_active(doc, path + ("active",), raw["active"])
+        for i, st in enumerate(raw.get("static", []) or []):
+            self.compile_static(doc, path + ("static", i), st, sk)
+        return sk
+
+    def compile_trigger(self, doc: Document, path: PathKey, raw: dict[str, Any],
+                        skill: Optional[D.Skill]) -> Optional[D.Trigger]:
+        timing = raw["on"]
+        if timing in TIMINGS:
+            cls = TIMINGS[timing].event
+        elif timing in self.env.signals:
+            cls = SignalEvent
+        else:
+            self.err(doc, path + ("on",), "E303", f"unknown timing '{timing}'"
+                                                  f"{did_you_mean(timing, list(TIMINGS) + sorted(self.env.signals))}")
+            return None
+        scope = Scope({"me": "player", "event": event_type_name(cls)}, event=cls, timing=timing)
+        cond = self.expr(doc, path + ("if",), scope.child())
+        body = self.block(doc, path + ("do",), scope.child())
+        if body is None:
+            return None
+        limit = None
+        if raw.get("limit"):
+            n, _, scope_name = raw["limit"].split()
+            limit = D.Limit(int(n), scope_name)
+        locked = skill.locked if skill is not None else True
+        optional = bool(raw.get("optional", not locked))
+        return D.Trigger(timing, raw.get("who", "me"), cond, optional, raw.get("per") == "point", limit, body, skill,
+                         self.source(doc, path), raw.get("label", ""))
+
+    def _card_ref(self, doc: Document, path: PathKey, cid: str) -> str:
+        canon = self.env.aliases.get(cid, cid)
+        if "card" not in self.env.symbols.get(canon, set()):
+            self.err(doc, path, "E300", f"unknown card '{cid}'{did_you_mean(cid, self.env.names_in('card'))}")
+        return canon
+
+    def compile_choice(self, doc: Document, path: PathKey, raw: dict[str, Any]) -> D.CardChoice:
+        if "count" in raw:
+            lo, hi = int(raw["count"]), int(raw["count"])
+        else:
+            lo = int(raw.get("min", 1))
+            hi = raw.get("max", lo) if "max" in raw else lo
+        scope = Scope({"me": "player", "it": "card", "chosen": "cards"})
+        flt = self.expr(doc, path + ("filter",), scope)
+        return D.CardChoice(lo, None if hi is None else int(hi), tuple(raw.get("from", ["hand"])), flt)
+
+    def compile_view_as(self, doc: Document, path: PathKey, raw: dict[str, Any]) -> Optional[D.ViewAs]:
+        cid = self._card_ref(doc, path + ("card",), raw["card"])
+        choice = self.compile_choice(doc, path + ("cards",), raw["cards"])
+        cond = self.expr(doc, path + ("if",), Scope({"me": "player"}))
+        return D.ViewAs(cid, choice, frozenset(raw.get("modes", ["use", "play"])), cond)
+
+    def compile_active(self, doc: Document, path: PathKey, raw: dict[str, Any]) -> Optional[D.ActiveSpec]:
+        as_card = self._card_ref(doc, path + ("targets_as",), raw["targets_as"]) if raw.get("targets_as") else None
+        cards = self.compile_choice(doc, path + ("cards",), raw["cards"]) if raw.get("cards") else None
+        targets = None
+        base = {"me": "player", "card": "card"}
+        if raw.get("targets") is not None:
+            targets = self.compile_targets(doc, path + ("targets",), raw["targets"], base)
+        elif as_card is not None:
+            targets = D.TargetSpec(mode="choose", min=1)
+        cond = self.expr(doc, path + ("if",), Scope({"me": "player"}))
+        scope = Scope({"me": "player", "cards": "cards", "targets": "players", "target": "player"})
+        body = self.block(doc, path + ("do",), scope)
+        if body is None:
+            return None
+        return D.ActiveSpec(raw.get("limit"), cond, cards, targets, body, as_card)
+
+    def compile_static(self, doc: Document, path: PathKey, raw: dict[str, Any], sk: D.Skill) -> None:
+        if "modify" in raw:
+            q = raw["modify"]
+            if q not in self.env.quantities:
+                self.err(doc, path + ("modify",), "E300",
+                         f"unknown quantity '{q}'{did_you_mean(q, self.env.quantities)}")
+                return
+            if ("add" in raw) == ("set" in raw):
+                self.err(doc, path, "E113", "a 'modify' needs exactly one of 'add' or 'set'")
+                return
+            scope = Scope({"me": "player", **{p: "any" for p in self.env.quantities[q]}})
+            cond = self.expr(doc, path + ("if",), scope.child())
+            add = self.expr(doc, path + ("add",), scope.child())
+            st = self.expr(doc, path + ("set",), scope.child())
+            sk.modifiers.append(D.Modifier(q, cond, add, st))
+        elif "forbid" in raw:
+            scope = Scope({"me": "player", "user": "player", "card": "card"})
+            sk.prohibitions.append(D.Prohibition(raw["forbid"], self.expr(doc, path + ("if",), scope)))
+        else:
+            self.err(doc, path, "E112", "a static entry needs 'modify' or 'forbid'")
+
+    def compile_deck(self, doc: Document, d: dict[str, Any]) -> Optional[list[D.DeckCard]]:
+        out = []
+        for i, item in enumerate(d.get("deck", []) or []):
+            name, cell = item.split()
+            canon = self._card_ref(doc, ("deck", i), name)
+            suit = SIGN_SUIT[cell[0]] if cell[0] in SIGN_SUIT else SIGN_SUIT[cell[:1]]
+            rank_text = cell[1:]
+            rank = TEXT_RANK.get(rank_text) or int(rank_text)
+            out.append(D.DeckCard(canon, suit, rank, doc.position(("deck", i))[0]))
+        self.lint_deck(doc, d, out)
+        return out
+
+    def lint_deck(self, doc: Document, d: dict[str, Any], deck: list[D.DeckCard]) -> None:
+        counts = d.get("deck_counts") or {}
+        for name, want in counts.items():
+            have = sum(1 for c in deck if c.kind == self.env.aliases.get(name, name))
+            if have != want:
+                self.err(doc, ("deck_counts", name), "E320",
+                         f"the deck holds {have} '{name}' card(s), but deck_counts declares {want}")
+        for name in {c.kind for c in deck}:
+            if counts and name not in counts:
+                line = next(c.line for c in deck if c.kind == name)
+                self.diags.append(Diagnostic(doc.path, line, 1, "E320",
+                                             f"'{name}' is in the deck but not in deck_counts"))
+        suits = d.get("suit_counts") or {}
+        for suit, want in suits.items():
+            have = sum(1 for c in deck if c.suit == suit)
+            if have != want:
+                self.err(doc, ("suit_counts", suit), "E320",
+                         f"the deck holds {have} {suit} card(s), but suit_counts declares {want}")
+        if d.get("unique_cells"):
+            seen: dict[tuple[str, int], int] = {}
+            for c in deck:
+                key = (c.suit, c.rank)
+                if key in seen:
+                    self.diags.append(Diagnostic(doc.path, c.line, 1, "E320",
+                                                 f"{c.kind}: {c.suit} {c.rank} is already taken on line {seen[key]}"))
+                else:
+                    seen[key] = c.line
+            for suit in SUITS:
+                for rank in range(1, 14):
+                    if (suit, rank) not in seen and deck:
+                        self.err(doc, ("deck",), "E320", f"no card is {suit} {rank} (unique_cells)")
+
+    # ------------------------------------------------------------ rules
+
+    def compile_rules(self, docs: list[Document]) -> None:
+        by_id = {d.data["id"]: d for d in docs}
+        parts: dict[str, _RulesPart] = {}
+        for rid, doc in by_id.items():
+            parts[rid] = self.compile_rules_part(doc)
+        for rid, doc in by_id.items():
+            chain = []
+            cur: Optional[str] = rid
+            while cur is not None:
+                if cur in chain:
+                    self.err(doc, ("extends",), "E310", f"rules '{rid}' extend themselves through {' -> '.join(chain)}")
+                    break
+                if cur not in parts:
+                    self.err(by_id[chain[-1]], ("extends",), "E300",
+                             f"unknown rules '{cur}' to extend{did_you_mean(cur, parts)}")
+                    chain = []
+                    break
+                chain.append(cur)
+                cur = parts[cur].raw.get("extends")
+            if chain:
+                rs = self.merge_rules([parts[c] for c in reversed(chain)])
+                if rs is not None:
+                    self.content.rulesets[rid] = rs
+
+    def compile_rules_part(self, doc: Document) -> _RulesPart:
+        d = doc.data
+        part = _RulesPart(doc, d)
+        f = part.fields
+        quantities: dict[str, D.Quantity] = {}
+        for qname in (d.get("quantities") or {}):
+            self._quantity_into(quantities, doc, ("quantities", qname))
+        f["quantities"] = quantities
+        if "phases" in d:
+            phases = []
+            for i, ph in enumerate(d["phases"]):
+                scope = Scope({"me": "player", "event": "event:phase"}, event=TIMINGS["phase_start"].event,
+                              timing="phase_start", phase_id=ph["id"])
+                body = self.block(doc, ("phases", i, "do"), scope)
+                phases.append(D.PhaseDef(ph["id"], _text(ph.get("name")), body))
+            f["phases"] = phases
+        if "dying" in d:
+            scope = Scope({"me": "player", "event": "event:dying"}, event=TIMINGS["dying"].event, timing="dying")
+            f["dying"] = self.block(doc, ("dying",), scope)
+        if "triggers" in d:
+            f["triggers"] = [t for i, raw in enumerate(d["triggers"])
+                             if (t := self.compile_trigger(doc, ("triggers", i), raw, None)) is not None]
+        if "victory" in d:
+            rules = []
+            for i, v in enumerate(d["victory"]):
+                cond = self.expr(doc, ("victory", i, "if"), Scope({"me": "player"}))
+                winners = self.expr(doc, ("victory", i, "winners"), Scope({"me": "player"}))
+                if cond is not None and winners is not None:
+                    rules.append(D.VictoryRule(cond, winners, v.get("label", "")))
+            f["victory"] = rules
+        if "roles" in d:
+            roles = {}
+            for rid, r in d["roles"].items():
+                r = r or {}
+                bonus = self.expr(doc, ("roles", rid, "bonus_hp"), Scope({})) if "bonus_hp" in r else None
+                roles[rid] = D.RoleDef(rid, _text(r.get("name")), bool(r.get("revealed", False)),
+                                       bool(r.get("first", False)), bool(r.get("lord_skills", False)), bonus)
+            f["roles"] = roles
+        for i_key in ("cards", "heroes"):
+            for i, pack in enumerate(d.get(i_key, []) or []):
+                known = ({c.pack for c in self.content.cards.values()} if i_key == "cards"
+                         else set(self.content.hero_packs))
+                if pack not in known:
+                    self.err(doc, (i_key, i), "E300", f"unknown {i_key[:-1]} pack '{pack}'{did_you_mean(pack, known)}")
+        return part
+
+    def merge_rules(self, chain: list[_RulesPart]) -> Optional[D.Ruleset]:
+        top = chain[-1]
+        raw: dict[str, Any] = {}
+        fields: dict[str, Any] = {}
+        quantities: dict[str, D.Quantity] = dict(self.pack_quantities)
+        options: dict[str, Any] = {}
+        roles: dict[str, D.RoleDef] = {}
+        tables: dict[int, list[str]] = {}
+        triggers: list[D.Trigger] = []
+        for part in chain:
+            for k, v in part.raw.items():
+                raw[k] = v
+            for k, v in part.fields.items():
+                if k == "quantities":
+                    quantities.update(v)
+                elif k == "roles":
+                    roles.update(v)
+                elif k == "triggers":
+                    labels = {t.label for t in v if t.label}
+                    triggers = [t for t in triggers if not (t.label and t.label in labels)] + list(v)
+                else:
+                    fields[k] = v
+            options.update(part.raw.get("options") or {})
+            for n, table in (part.raw.get("role_tables") or {}).items():
+                tables[int(n)] = list(table)
+        doc = top.doc
+        for n, table in tables.items():
+            for r in table:
+                if r not in roles:
+                    self.err(doc, ("id",), "E300", f"role table for {n} players names unknown role '{r}'")
+        if "phases" not in fields:
+            self.err(doc, ("id",), "E112", f"rules '{raw['id']}' have no phases (give them or extend rules that do)")
+            return None
+        sel = raw.get("selection") or {}
+        selection = D.Selection(sel.get("first"), int(sel.get("first_random", 2)), int(sel.get("choices", 3)),
+                                {int(k): int(v) for k, v in (sel.get("choices_by_players") or {}).items()})
+        players = raw.get("players") or {}
+        return D.Ruleset(
+            id=top.raw["id"], name=_text(top.raw.get("name")), source=self.source(doc, ()),
+            extends=top.raw.get("extends"),
+            players_min=int(players.get("min", 2)), players_max=int(players.get("max", 10)),
+            options=options, roles=roles, role_tables=tables, phases=fields["phases"],
+            start_hand=int(raw.get("start_hand", 4)), dying=fields.get("dying"), triggers=triggers,
+            victory=fields.get("victory", []), quantities=quantities, slots=tuple(raw.get("slots", [])),
+            card_packs=tuple(raw.get("cards", [])), hero_packs=tuple(raw.get("heroes", [])),
+            selection=selection, skills=bool(raw.get("hero_skills", True)), uniform_hp=raw.get("uniform_hp"),
+            removed_ranks=tuple(raw.get("removed_ranks", [])), text=_text(top.raw.get("text")))
+
+    # ------------------------------------------------------------ references
+
+    def check_references(self) -> None:
+        skills = self.content.skills
+        for f in self.files:
+            d, doc = f.doc.data, f.doc
+            if f.kind == "heroes":
+                for i, h in enumerate(d.get("heroes", [])):
+                    for j, sid in enumerate(h.get("skills", [])):
+                        if self.env.aliases.get(sid, sid) not in skills:
+                            self.err(doc, ("heroes", i, "skills", j), "E300",
+                                     f"unknown skill '{sid}'{did_you_mean(sid, skills)}")
+            if f.kind == "cards":
+                for i, c in enumerate(d.get("cards", [])):
+                    for j, sid in enumerate((c.get("equip") or {}).get("skills", [])):
+                        if sid not in skills:
+                            self.err(doc, ("cards", i, "equip", "skills", j), "E300",
+                                     f"unknown skill '{sid}'{did_you_mean(sid, skills)}")
+
+
+_BLOCK_KEYS = {"do", "effect", "prepare", "finish", "countered", "dying"}
+
+
+def _snippet_paths(kind: str, data: Any) -> Iterable[PathKey]:
+    """Paths of every effect block in a file (to find signals before compiling)."""
+    def rec(node: Any, path: PathKey) -> Iterable[PathKey]:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k in _BLOCK_KEYS and isinstance(v, str):
+                    yield path + (k,)
+                else:
+                    yield from rec(v, path + (k,))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                yield from rec(v, path + (i,))
+
+    return rec(data, ())
+
+
+def _guess_kind(data: Any) -> Optional[str]:
+    if not isinstance(data, dict):
+        return None
+    if "pack" in data and "cards" in data:
+        return "cards"
+    if "pack" in data and "heroes" in data:
+        return "heroes"
+    if "id" in data and ("phases" in data or "extends" in data):
+        return "rules"
+    return None
+
+
+def _display(path: Path, root: Optional[Path] = None) -> str:
+    """How a file is named in messages: relative to the working folder when below it."""
+    try:
+        return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path.resolve())
+    except ValueError:  # another drive
+        return str(path)
+
+
+def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), display_root: Optional[Path] = None,
+          include_builtin: bool = True) -> tuple[D.Content, list[Diagnostic]]:
+    loader = Loader()
+    root = Path(content_dir) if content_dir is not None else (default_content_dir() if include_builtin else None)
+    if root is not None:
+        if not root.is_dir():
+            return D.Content(), [Diagnostic(str(root), 1, 1, "E100", "the content folder does not exist")]
+        loader.add_tree(root, display_root if display_root is not None else root.parent)
+    for p in extra:
+        loader.add_path(Path(p))
+    content = loader.run() if not any(d.code in ("E100",) and d.line == 1 and "does not exist" in d.message
+                                      for d in loader.diags) else D.Content()
+    return content, loader.diags
+
+
+def check_content(content_dir: Optional[Path] = None, extra: Iterable[Path] = ()) -> list[Diagnostic]:
+    """Every problem found in a content tree (and extra packs checked with it)."""
+    _, diags = build(content_dir, extra)
+    return diags
+
+
+_CACHE: dict[str, D.Content] = {}
+
+
+def load_content(content_dir: Optional[Path | str] = None, extra: Iterable[Path] = ()) -> D.Content:
+    """Load and compile content; raise :class:`ContentError` listing every problem."""
+    key = str(Path(content_dir).resolve()) if content_dir is not None else "<builtin>"
+    extra = list(extra)
+    if not extra and key in _CACHE:
+        return _CACHE[key]
+    content, diags = build(Path(content_dir) if content_dir is not None else None, extra)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise ContentError(sorted(errors))
+    if not extra:
+        _CACHE[key] = content
+    return content
+

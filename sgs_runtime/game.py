@@ -1,0 +1,380 @@
+"""A game: the table, the event stack, and the step-by-step driver.
+
+A game is a generator of :mod:`requests <sgs_runtime.requests>`. Drive it::
+
+    game = Game(content, content.ruleset("identity"), players=5, seed=7)
+    request = game.start()
+    while request is not None:
+        request = game.answer(agents[request.player.seat].decide(request, game))
+    print(game.result)
+
+or simply ``game.play(agents)``. Chance is explicit: one seeded
+:class:`random.Random` per game, and every shuffle and judge card is in the
+event log; a game is reproduced from its seed and its decision log.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import IO, Any, Generator, Iterable, Optional, Sequence
+
+from .definitions import Content, Ruleset, Skill, Trigger
+from .errors import GameError, IllegalDecision, LimitExceeded
+from .events import Event, UseEvent
+from .frame import GameOver
+from .model import Card, Player, Zone
+from .requests import Request
+
+Gen = Generator[Request, Any, Any]
+
+
+@dataclass
+class Limits:
+    """Bounds that end a runaway game with a clear error."""
+
+    steps: int = 200_000  # events pushed
+    depth: int = 120  # nested events on the stack
+    decisions: int = 50_000
+    turns: int = 600
+    loop: int = 500  # iterations of one ``repeat``
+
+
+@dataclass
+class GameResult:
+    winners: list[str]  # hero ids of the winners
+    winner_roles: list[str]
+    reason: str
+    turns: int
+    steps: int
+    limit: Optional[str] = None  # which limit ended the game, if any
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"winners": self.winners, "winner_roles": self.winner_roles, "reason": self.reason,
+                "turns": self.turns, "steps": self.steps, "limit": self.limit}
+
+
+@dataclass
+class SeatSetup:
+    """A seat given by hand (rule cases): everything optional but the hero."""
+
+    hero: str
+    role: str
+    hp: Optional[int] = None
+    max_hp: Optional[int] = None
+    alive: bool = True
+    hand: list[Card] = field(default_factory=list)
+    equip: list[Card] = field(default_factory=list)
+    judge: list[Card] = field(default_factory=list)
+    marks: dict[str, int] = field(default_factory=dict)
+    piles: dict[str, list[Card]] = field(default_factory=dict)
+
+
+@dataclass
+class TableSetup:
+    """A table set by hand instead of dealt (rule cases)."""
+
+    seats: list[SeatSetup]
+    draw_pile: list[Card]
+    discard_pile: list[Card] = field(default_factory=list)
+    unused_heroes: list[str] = field(default_factory=list)
+    current: int = 0
+    phase: Optional[str] = None
+
+
+class Game:
+    """One game of Sanguosha."""
+
+    def __init__(self, content: Content, rules: Ruleset, *, players: int = 5, seed: int = 0,
+                 options: Optional[dict[str, Any]] = None, table: Optional[TableSetup] = None,
+                 hero_pool: Optional[Sequence[str]] = None, limits: Optional[Limits] = None,
+                 log_sink: Optional[IO[str]] = None, keep_log: bool = True) -> None:
+        self.content = content
+        self.rules = rules
+        self.options: dict[str, Any] = dict(rules.options)
+        if options:
+            self.options.update(options)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.limits = limits or Limits()
+        self.table = table
+        self.num_players = len(table.seats) if table else players
+        self.hero_pool = list(hero_pool) if hero_pool is not None else None
+        self.players: list[Player] = []
+        self.cards: list[Card] = []
+        self.draw_pile = Zone("draw_pile", public=False)
+        self.discard_pile = Zone("discard_pile")
+        self.processing = Zone("processing")
+        self.unused_heroes: list[str] = []
+        self.current: Optional[Player] = None
+        self.phase: Optional[str] = None
+        self.turn_number = 0
+        self.stack: list[Event] = []
+        self.steps = 0
+        self.log: list[dict[str, Any]] = []
+        self.keep_log = keep_log
+        self.log_sink = log_sink
+        self.decisions: list[dict[str, Any]] = []
+        self.pending: Optional[Request] = None
+        self.result: Optional[GameResult] = None
+        self.error: Optional[BaseException] = None
+        self.end_turn = False
+        self.acting = False  # inside a play phase's free actions (uses count toward limits)
+        self.phase_active = False
+        self.stop_at_phase: Optional[str] = None  # rule cases: stop after this phase
+        self.stop_after_turn = False
+        self._gen: Optional[Gen] = None
+        self._trigger_index: dict[str, list[Trigger]] = {}
+        for tr in rules.triggers:
+            self._trigger_index.setdefault(tr.timing, []).append(tr)
+        self.stats: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ driving
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def start(self) -> Optional[Request]:
+        """Begin the game; return the first request (``None`` if it ended)."""
+        from .turn import run_game
+
+        self._gen = run_game(self)
+        return self._advance(None, first=True)
+
+    def answer(self, answer: Any) -> Optional[Request]:
+        """Answer the pending request; return the next one (``None``: game over)."""
+        req = self.pending
+        if req is None:
+            raise GameError("there is no pending request to answer")
+        req.check(answer)
+        self.record_decision(req, answer)
+        return self._advance(answer)
+
+    def play(self, agents: Sequence[Any]) -> GameResult:
+        """Play to the end with one agent per seat (``agent.decide(request, game)``)."""
+        req = self.start()
+        while req is not None:
+            req = self.answer(agents[req.player.seat].decide(req, self))
+        assert self.result is not None
+        return self.result
+
+    def _advance(self, value: Any, first: bool = False) -> Optional[Request]:
+        assert self._gen is not None
+        try:
+            req = next(self._gen) if first else self._gen.send(value)
+        except StopIteration:
+            req = None
+        except LimitExceeded as exc:
+            self.error = exc
+            self.result = GameResult([], [], str(exc), self.turn_number, self.steps, limit=exc.what)
+            self.pending = None
+            raise
+        self.pending = req
+        if len(self.decisions) > self.limits.decisions:
+            exc = LimitExceeded("decision", self.limits.decisions)
+            self.result = GameResult([], [], str(exc), self.turn_number, self.steps, limit=exc.what)
+            self.pending = None
+            raise exc
+        return req
+
+    def ask(self, req: Request) -> Gen:
+        """Yield a request unless its answer is forced; return the answer."""
+        forced = forced_answer(req)
+        if forced is not _NOT_FORCED:
+            return forced
+        answer = yield req
+        return answer
+
+    def record_decision(self, req: Request, answer: Any) -> None:
+        self.decisions.append({"player": req.player.seat, "kind": req.kind, "answer": describe_answer(answer)})
+
+    # ------------------------------------------------------------------ events
+
+    def push(self, event: Event) -> None:
+        self.steps += 1
+        if self.steps > self.limits.steps:
+            raise LimitExceeded("step", self.limits.steps, self.where())
+        if len(self.stack) >= self.limits.depth:
+            raise LimitExceeded("depth", self.limits.depth, self.where())
+        self.stack.append(event)
+
+    def pop(self, event: Event) -> None:
+        if self.stack and self.stack[-1] is event:
+            self.stack.pop()
+        elif event in self.stack:  # an inner event ended by an exception
+            while self.stack and self.stack[-1] is not event:
+                self.stack.pop()
+            self.stack.pop()
+
+    def where(self) -> str:
+        kinds = [e.kind for e in self.stack[-6:]]
+        return "during " + " > ".join(kinds) if kinds else "at top level"
+
+    def current_use(self) -> Optional[UseEvent]:
+        for ev in reversed(self.stack):
+            if isinstance(ev, UseEvent) and not ev.counter:
+                return ev
+        return None
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """Append a record to the event log (JSON lines)."""
+        if not self.keep_log and self.log_sink is None:
+            return
+        record: dict[str, Any] = {"seq": len(self.log), "event": kind}
+        if self.current is not None:
+            record["turn"] = self.turn_number
+        for k, v in fields.items():
+            record[k] = plain(v)
+        if self.keep_log:
+            self.log.append(record)
+        else:
+            self.log.append({})  # keep numbering
+        if self.log_sink is not None:
+            self.log_sink.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+    # ------------------------------------------------------------------ table
+
+    def alive(self) -> list[Player]:
+        return [p for p in self.players if p.alive]
+
+    def alive_from(self, start: Optional[Player]) -> list[Player]:
+        """Living players in seat order, beginning with ``start`` (if alive)."""
+        if not self.players:
+            return []
+        s = start.seat if start is not None else 0
+        n = len(self.players)
+        return [self.players[(s + i) % n] for i in range(n) if self.players[(s + i) % n].alive]
+
+    def seats_from(self, start: Optional[Player]) -> list[Player]:
+        s = start.seat if start is not None else 0
+        n = len(self.players)
+        return [self.players[(s + i) % n] for i in range(n)]
+
+    def after(self, player: Player) -> list[Player]:
+        """Living players after ``player`` in seat order (not ``player`` itself)."""
+        return [p for p in self.alive_from(player) if p is not player]
+
+    def next_alive(self, player: Player) -> Optional[Player]:
+        rest = self.after(player)
+        return rest[0] if rest else None
+
+    def order_key(self, start: Optional[Player]) -> Any:
+        s = start.seat if start is not None else 0
+        n = len(self.players)
+        return lambda p: (p.seat - s) % n
+
+    def all_zones(self) -> Iterable[Zone]:
+        yield self.draw_pile
+        yield self.discard_pile
+        yield self.processing
+        for p in self.players:
+            yield from p.zones()
+
+    def player_by_name(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise GameError(f"no player is {name}")
+
+    def active_skills(self, player: Player) -> list[Skill]:
+        """The player's skills now: hero skills plus those of equipment not ignored."""
+        skills = list(player.skills)
+        if player.equip.cards:
+            ignored = self._ignored_slots(player)
+            for card in player.equip.cards:
+                eq = card.kind.equip
+                if eq is None or eq.slot in ignored:
+                    continue
+                for sid in eq.skills:
+                    sk = self.content.skills.get(sid)
+                    if sk is not None:
+                        skills.append(sk)
+        return skills
+
+    def _ignored_slots(self, player: Player) -> set[str]:
+        out: set[str] = set()
+        for ev in self.stack:
+            if isinstance(ev, UseEvent) and ev.ignored:
+                for seat, slot in ev.ignored:
+                    if seat == player.seat:
+                        out.add(slot)
+        return out
+
+    def rule_triggers(self, timing: str) -> list[Trigger]:
+        return self._trigger_index.get(timing, [])
+
+    def option(self, name: str) -> Any:
+        return self.options.get(name)
+
+    def game_over(self, winners: list[Player], reason: str) -> GameOver:
+        return GameOver(winners, reason)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The visible state, for logs, UIs and golden tests."""
+        return {
+            "turn": self.turn_number,
+            "current": self.current.name if self.current else None,
+            "phase": self.phase,
+            "players": [p.describe() for p in self.players],
+            "draw_pile": len(self.draw_pile),
+            "discard_pile": [c.label() for c in self.discard_pile.cards],
+        }
+
+
+# ---------------------------------------------------------------------- helpers
+
+_NOT_FORCED = object()
+
+
+def forced_answer(req: Request) -> Any:
+    """The only legal answer of a mandatory request, or a marker if there is a choice."""
+    from .requests import CardsRequest, OptionRequest, PlayersRequest
+
+    if req.optional:
+        return _NOT_FORCED
+    if isinstance(req, CardsRequest):
+        if req.min == req.max == len(req.candidates) and req.valid is None:
+            return list(req.candidates)
+        return _NOT_FORCED
+    if isinstance(req, PlayersRequest):
+        if req.min == req.max == len(req.candidates):
+            return list(req.candidates)
+        return _NOT_FORCED
+    if isinstance(req, OptionRequest):
+        if len(req.options) == 1:
+            return 0
+    return _NOT_FORCED
+
+
+def plain(value: Any) -> Any:
+    """A JSON-friendly form of a value for the log."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, Player):
+        return value.name
+    if isinstance(value, Card):
+        return value.label()
+    if hasattr(value, "label") and callable(value.label):
+        return value.label()
+    if isinstance(value, (list, tuple, set)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    return str(value)
+
+
+def describe_answer(answer: Any) -> Any:
+    from .requests import PlayAction, Response
+
+    if isinstance(answer, PlayAction):
+        return {"card": plain(answer.card), "skill": answer.skill, "cards": plain(answer.cards),
+                "targets": plain(answer.targets), "view_as": answer.view_as}
+    if isinstance(answer, Response):
+        return {"card": plain(answer.card), "skill": answer.skill, "cards": plain(answer.cards),
+                "view_as": answer.view_as}
+    return plain(answer)
+
+
+__all__ = ["Game", "GameResult", "Limits", "SeatSetup", "TableSetup", "IllegalDecision", "GameOver"]

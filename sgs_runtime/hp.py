@@ -1,0 +1,153 @@
+"""Damage, recovery, losing HP, dying and death.
+
+Damage (伤害) passes ``damage_caused`` (source side; the amount may change or
+the damage be prevented), ``damage_taken`` (target side), then HP goes down;
+at HP <= 0 the dying procedure runs at once, inside the damage; then, only if
+the target is still alive, ``damaged`` (刚烈, 奸雄, 反馈, 遗计), then
+``damage_done`` for the source.
+
+Dying (濒死) runs the rules file's ``dying`` block (which asks every living
+player for a rescuing card); a player still at HP <= 0 afterwards dies. Death
+fires ``death``: the dead player's own skills, then everyone's, then the rules'
+triggers (reveal the role, discard the cards, check victory, reward and
+penalty are all written in the rules file).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from .events import DamageEvent, DeathEvent, DyingEvent, LoseHpEvent, RecoverEvent
+from .frame import Frame, GameOver, StopEffect
+from .model import AnyCard, Player
+from .triggers import fire
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game, Gen
+
+
+def damage(g: "Game", source: Optional[Player], target: Player, amount: int, nature: str = "normal",
+           card: Optional[AnyCard] = None) -> "Gen":
+    if not target.alive:
+        return None
+    ev = DamageEvent(source, target, amount, nature, card)
+    g.push(ev)
+    try:
+        if source is not None and source.alive:
+            yield from fire(g, "damage_caused", ev)
+            if ev.cancelled:
+                g.emit("damage_prevented", source=source, target=ev.target, card=card)
+                return ev
+        yield from fire(g, "damage_taken", ev)
+        if ev.cancelled or ev.amount <= 0:
+            g.emit("damage_prevented", source=source, target=ev.target, card=card)
+            return ev
+        victim = ev.target
+        victim.hp -= ev.amount
+        g.emit("damage", source=source, target=victim, amount=ev.amount, nature=ev.nature, card=card,
+               hp=victim.hp)
+        if victim.hp <= 0:
+            yield from dying(g, victim, source, ev)
+        if victim.alive:
+            yield from fire(g, "damaged", ev)
+        if source is not None and source.alive:
+            yield from fire(g, "damage_done", ev)
+        return ev
+    finally:
+        g.pop(ev)
+
+
+def recover(g: "Game", player: Player, amount: int, source: Optional[Player] = None,
+            card: Optional[AnyCard] = None) -> "Gen":
+    if not player.alive or amount <= 0:
+        return None
+    ev = RecoverEvent(player, amount, source, card)
+    g.push(ev)
+    try:
+        yield from fire(g, "before_recover", ev)
+        if ev.cancelled:
+            return ev
+        gained = max(0, min(ev.amount, player.max_hp - player.hp))
+        if gained <= 0:
+            return ev
+        player.hp += gained
+        g.emit("recover", player=player, amount=gained, source=source, card=card, hp=player.hp)
+        yield from fire(g, "recovered", ev)
+        return ev
+    finally:
+        g.pop(ev)
+
+
+def lose_hp(g: "Game", player: Player, amount: int) -> "Gen":
+    if not player.alive or amount <= 0:
+        return None
+    ev = LoseHpEvent(player, amount)
+    g.push(ev)
+    try:
+        yield from fire(g, "before_lose_hp", ev)
+        if ev.cancelled or ev.amount <= 0:
+            return ev
+        player.hp -= ev.amount
+        g.emit("lose_hp", player=player, amount=ev.amount, hp=player.hp)
+        if player.hp <= 0:
+            yield from dying(g, player, None, None)
+        if player.alive:
+            yield from fire(g, "lost_hp", ev)
+        return ev
+    finally:
+        g.pop(ev)
+
+
+def dying(g: "Game", player: Player, source: Optional[Player], damage_ev: Optional[DamageEvent]) -> "Gen":
+    """Enter dying; the rules' dying block asks for rescue; die if still at HP <= 0."""
+    if player.dying or not player.alive:
+        return
+    ev = DyingEvent(player, source, damage_ev)
+    g.push(ev)
+    player.dying = True
+    g.emit("dying", player=player, hp=player.hp, source=source)
+    try:
+        yield from fire(g, "dying", ev)
+        if player.hp <= 0 and g.rules.dying is not None:
+            frame = Frame(g, {"me": player, "event": ev})
+            try:
+                yield from g.rules.dying(frame)
+            except StopEffect:
+                pass
+    finally:
+        player.dying = False
+        g.pop(ev)
+    if player.hp <= 0 and player.alive:
+        yield from die(g, player, source)
+    elif player.alive:
+        g.emit("rescued", player=player, hp=player.hp)
+
+
+def die(g: "Game", player: Player, killer: Optional[Player]) -> "Gen":
+    player.alive = False
+    player.role_revealed = True
+    ev = DeathEvent(player, killer)
+    g.push(ev)
+    g.emit("death", player=player, role=player.role, killer=killer)
+    try:
+        yield from fire(g, "death", ev)
+    finally:
+        g.pop(ev)
+    if player is g.current:
+        g.end_turn = True
+
+
+def check_victory(g: "Game") -> None:
+    """Evaluate the rules' victory conditions in order; end the game on the first that holds."""
+    frame = Frame(g, {"me": g.current})
+    for rule in g.rules.victory:
+        if rule.condition(frame):
+            winners = rule.winners(frame)
+            winners = list(winners) if isinstance(winners, (list, tuple)) else [winners]
+            raise GameOver([w for w in winners if w is not None], rule.label or "victory")
+    if not g.alive():
+        raise GameOver([], "nobody is left alive")
+
+
+def hp_summary(g: "Game") -> dict[str, Any]:
+    return {p.name: p.hp for p in g.players}

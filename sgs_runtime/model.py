@@ -1,0 +1,308 @@
+"""The state of a table: cards, zones and players.
+
+Every physical :class:`Card` is in exactly one :class:`Zone` at every moment;
+only :meth:`Zone.add` and :meth:`Zone.remove` (called by the game's card-move
+pipeline) change that, and :func:`sgs_runtime.invariants.check` verifies it.
+
+>>> from sgs_runtime.definitions import CardKind, Text, Source
+>>> kind = CardKind("k", Text("杀", "Slash"), "basic", Text("", ""), Source("x", 1, 1))
+>>> c = Card(7, kind, "spade", 7)
+>>> c.color, c.label()
+('black', 'k ♠7')
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence
+
+from .definitions import CardKind, Hero, Skill
+
+if TYPE_CHECKING:  # pragma: no cover
+    pass
+
+SUITS = ("spade", "heart", "club", "diamond")
+SUIT_SIGN = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
+SIGN_SUIT = {"♠": "spade", "♥": "heart", "♣": "club", "♦": "diamond",
+             "S": "spade", "H": "heart", "C": "club", "D": "diamond"}
+RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+TEXT_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13}
+COLOR = {"spade": "black", "club": "black", "heart": "red", "diamond": "red"}
+
+
+def rank_text(rank: int) -> str:
+    return RANK_TEXT.get(rank, str(rank))
+
+
+class Card:
+    """A physical card of the deck."""
+
+    __slots__ = ("id", "base", "face", "suit", "rank", "zone")
+
+    virtual = False
+    skill = None
+
+    def __init__(self, cid: int, kind: CardKind, suit: str, rank: int) -> None:
+        self.id = cid
+        self.base = kind
+        self.face: Optional[CardKind] = None  # set while it lies in a judge area as another card (国色)
+        self.suit = suit
+        self.rank = rank
+        self.zone: Optional[Zone] = None
+
+    @property
+    def kind(self) -> CardKind:
+        return self.face if self.face is not None else self.base
+
+    @property
+    def name(self) -> str:
+        return self.kind.id
+
+    @property
+    def type(self) -> str:
+        return self.kind.type
+
+    @property
+    def color(self) -> str:
+        return COLOR.get(self.suit, "none")
+
+    @property
+    def cards(self) -> list["Card"]:
+        return [self]
+
+    @property
+    def physical(self) -> list["Card"]:
+        return [self]
+
+    @property
+    def owner(self) -> Optional["Player"]:
+        return self.zone.owner if self.zone is not None else None
+
+    def label(self) -> str:
+        text = f"{self.base.id} {SUIT_SIGN.get(self.suit, '?')}{rank_text(self.rank)}"
+        return f"{self.face.id}[{text}]" if self.face is not None else text
+
+    def __repr__(self) -> str:
+        return f"<{self.label()} #{self.id}>"
+
+
+class VirtualCard:
+    """A card made by a skill or an effect: 'use X as Y', or a card with no body.
+
+    A virtual card made of one card has that card's suit and rank; of several,
+    the common colour if any; of none, no suit or colour.
+    """
+
+    __slots__ = ("kind", "subcards", "skill", "_suit", "_color", "_rank")
+
+    virtual = True
+
+    def __init__(self, kind: CardKind, subcards: Sequence[Card] = (), skill: Optional[str] = None) -> None:
+        self.kind = kind
+        self.subcards = list(subcards)
+        self.skill = skill
+        if len(self.subcards) == 1:
+            only = self.subcards[0]
+            self._suit, self._color, self._rank = only.suit, only.color, only.rank
+        else:
+            colors = {c.color for c in self.subcards}
+            self._suit = "none"
+            self._color = colors.pop() if len(colors) == 1 else "none"
+            self._rank = 0
+
+    @property
+    def id(self) -> int:
+        return -1
+
+    @property
+    def name(self) -> str:
+        return self.kind.id
+
+    @property
+    def type(self) -> str:
+        return self.kind.type
+
+    @property
+    def suit(self) -> str:
+        return self._suit
+
+    @property
+    def color(self) -> str:
+        return self._color
+
+    @property
+    def rank(self) -> int:
+        return self._rank
+
+    @property
+    def cards(self) -> list[Card]:
+        return list(self.subcards)
+
+    @property
+    def physical(self) -> list[Card]:
+        return list(self.subcards)
+
+    @property
+    def zone(self) -> Optional["Zone"]:
+        zones = {c.zone for c in self.subcards}
+        return zones.pop() if len(zones) == 1 else None
+
+    @property
+    def owner(self) -> Optional["Player"]:
+        z = self.zone
+        return z.owner if z is not None else None
+
+    def label(self) -> str:
+        inner = ", ".join(c.label() for c in self.subcards)
+        return f"{self.kind.id}[{inner}]" if inner else f"{self.kind.id}[virtual]"
+
+    def __repr__(self) -> str:
+        return f"<{self.label()}>"
+
+
+AnyCard = Card | VirtualCard
+
+
+class Zone:
+    """An ordered pile of cards: a hand, an equipment area, the draw pile ...
+
+    ``cards[0]`` is the top of the draw pile, the first card placed in a judge
+    area, the oldest card of a hand.
+    """
+
+    __slots__ = ("name", "owner", "cards", "public")
+
+    def __init__(self, name: str, owner: Optional["Player"] = None, public: bool = True) -> None:
+        self.name = name
+        self.owner = owner
+        self.cards: list[Card] = []
+        self.public = public
+
+    def add(self, card: Card, top: bool = False) -> None:
+        assert card.zone is None, f"{card!r} is still in {card.zone!r}"
+        if top:
+            self.cards.insert(0, card)
+        else:
+            self.cards.append(card)
+        card.zone = self
+
+    def remove(self, card: Card) -> None:
+        self.cards.remove(card)
+        card.zone = None
+        if self.name == "judge":
+            card.face = None
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(list(self.cards))
+
+    def __contains__(self, card: object) -> bool:
+        return card in self.cards
+
+    def __repr__(self) -> str:
+        who = f"{self.owner.name}." if self.owner else ""
+        return f"<zone {who}{self.name} ({len(self.cards)})>"
+
+
+class Player:
+    """One seat at the table."""
+
+    def __init__(self, seat: int, hero: Hero, role: str) -> None:
+        self.seat = seat
+        self.hero = hero
+        self.role = role
+        self.max_hp = hero.hp
+        self.hp = hero.hp
+        self.alive = True
+        self.dying = False
+        self.role_revealed = False
+        self.face_down = False
+        self.hand = Zone("hand", self, public=False)
+        self.equip = Zone("equip", self)
+        self.judge = Zone("judge", self)
+        self.piles: dict[str, Zone] = {}
+        self.marks: dict[str, int] = {}
+        self.skills: list[Skill] = []
+        self.skipped: set[str] = set()  # phases to skip this turn
+        self.uses: dict[str, int] = {}  # uses per play phase, keyed by limit quantity
+        self.skill_uses: dict[tuple[str, str], int] = {}  # (skill id, scope) -> count
+        self.reincarnations = 0
+
+    @property
+    def name(self) -> str:
+        return self.hero.id
+
+    @property
+    def kingdom(self) -> str:
+        return self.hero.kingdom
+
+    @property
+    def gender(self) -> str:
+        return self.hero.gender
+
+    @property
+    def wounded(self) -> bool:
+        return self.hp < self.max_hp
+
+    @property
+    def lost_hp(self) -> int:
+        return max(0, self.max_hp - self.hp)
+
+    def zones(self) -> list[Zone]:
+        return [self.hand, self.equip, self.judge, *self.piles.values()]
+
+    def all_cards(self) -> list[Card]:
+        out: list[Card] = []
+        for z in self.zones():
+            out.extend(z.cards)
+        return out
+
+    def cards_in(self, zones: Iterable[str]) -> list[Card]:
+        out: list[Card] = []
+        for z in zones:
+            zone = self.zone(z)
+            if zone is not None:
+                out.extend(zone.cards)
+        return out
+
+    def zone(self, name: str) -> Optional[Zone]:
+        if name == "hand":
+            return self.hand
+        if name == "equip":
+            return self.equip
+        if name == "judge":
+            return self.judge
+        return self.piles.get(name)
+
+    def slot(self, slot: str) -> Optional[Card]:
+        for c in self.equip.cards:
+            if c.kind.equip is not None and c.kind.equip.slot == slot:
+                return c
+        return None
+
+    def has_skill(self, skill_id: str) -> bool:
+        return any(s.id == skill_id for s in self.skills)
+
+    def mark(self, name: str) -> int:
+        return self.marks.get(name, 0)
+
+    def label(self) -> str:
+        return f"{self.hero.id}@{self.seat}"
+
+    def __repr__(self) -> str:
+        state = "" if self.alive else " dead"
+        return f"<{self.hero.id} seat {self.seat} {self.hp}/{self.max_hp}{state}>"
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "hero": self.hero.id,
+            "role": self.role,
+            "hp": self.hp,
+            "max_hp": self.max_hp,
+            "alive": self.alive,
+            "hand": [c.label() for c in self.hand.cards],
+            "equip": [c.label() for c in self.equip.cards],
+            "judge": [c.label() for c in self.judge.cards],
+        }

@@ -1,0 +1,127 @@
+"""Card moves: the only way a card changes zone.
+
+Every move is logged and fires ``cards_lost`` for each player whose hand,
+equipment or judge area lost cards (连营 and 枭姬 fire there, at once) and
+``cards_gained`` for a player whose hand or equipment received them. Drawing
+takes cards from the top of the draw pile; when it runs out, the discard pile
+is shuffled into a new draw pile; when both are empty the game ends in a draw.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+
+from .events import DrawEvent, MoveEvent
+from .frame import GameOver
+from .model import AnyCard, Card, Player, Zone
+from .triggers import fire
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game, Gen
+
+OWNED = ("hand", "equip", "judge")
+
+
+def physical(cards: Iterable[AnyCard] | AnyCard | None) -> list[Card]:
+    """Flatten cards, virtual cards and lists of them into physical cards."""
+    if cards is None:
+        return []
+    if isinstance(cards, (list, tuple)):
+        out: list[Card] = []
+        for c in cards:
+            out.extend(physical(c))
+        return out
+    if isinstance(cards, Card):
+        return [cards]
+    return list(getattr(cards, "physical", []))
+
+
+def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optional[Player] = None,
+         top: bool = False, visible: bool = True) -> "Gen":
+    """Move physical cards to ``to`` and fire the lose/gain timings."""
+    cards = [c for c in cards if c.zone is not to]
+    if not cards:
+        return
+    losses: dict[tuple[int, str], list[Card]] = {}
+    owners: dict[int, Player] = {}
+    for c in cards:
+        z = c.zone
+        assert z is not None
+        if z.owner is not None and z.name in OWNED:
+            losses.setdefault((z.owner.seat, z.name), []).append(c)
+            owners[z.owner.seat] = z.owner
+        z.remove(c)
+    ordered = list(reversed(cards)) if top else cards
+    for c in ordered:
+        to.add(c, top=top)
+    g.emit("move", cards=[c.label() for c in cards] if (visible or to.public) else len(cards),
+           to=to.name, to_player=to.owner, reason=reason, by=by)
+    if losses:
+        key = g.order_key(g.current)
+        for (seat, zname), lost in sorted(losses.items(), key=lambda kv: (key(owners[kv[0][0]]), kv[0][1])):
+            ev = MoveEvent(owners[seat], lost, zname, to.name, to.owner, reason)
+            g.push(ev)
+            yield from fire(g, "cards_lost", ev)
+            g.pop(ev)
+    if to.owner is not None and to.name in ("hand", "equip"):
+        ev = MoveEvent(None, cards, "", to.name, to.owner, reason)
+        ev.player = None
+        g.push(ev)
+        yield from fire(g, "cards_gained", ev)
+        g.pop(ev)
+
+
+def reshuffle(g: "Game") -> None:
+    cards = list(g.discard_pile.cards)
+    for c in cards:
+        g.discard_pile.remove(c)
+    g.rng.shuffle(cards)
+    for c in cards:
+        g.draw_pile.add(c)
+    g.emit("reshuffle", count=len(cards))
+
+
+def top_cards(g: "Game", n: int) -> list[Card]:
+    """The top ``n`` cards of the draw pile, reshuffling when it runs out."""
+    if n <= 0:
+        return []
+    if len(g.draw_pile) < n:
+        reshuffle(g)
+        if len(g.draw_pile) == 0:
+            raise GameOver([], "draw: the draw pile and the discard pile are both empty")
+    return list(g.draw_pile.cards[:n])
+
+
+def draw(g: "Game", player: Player, n: int, phase: Optional[str] = None) -> "Gen":
+    """``player`` draws ``n`` cards (``phase``: this is that phase's own draw)."""
+    ev = DrawEvent(player, n, phase)
+    g.push(ev)
+    yield from fire(g, "before_draw", ev)
+    if not ev.cancelled and ev.count > 0 and player.alive:
+        cards = top_cards(g, ev.count)
+        ev.cards = cards
+        g.emit("draw", player=player, count=len(cards))
+        yield from move(g, cards, player.hand, reason="draw", by=player, visible=False)
+        yield from fire(g, "after_draw", ev)
+    g.pop(ev)
+
+
+def discard(g: "Game", cards: Sequence[Card], by: Optional[Player], reason: str = "discard") -> "Gen":
+    yield from move(g, list(cards), g.discard_pile, reason=reason, by=by)
+
+
+def clear_processing(g: "Game", cards: Iterable[Card]) -> "Gen":
+    """Send whichever of ``cards`` are still being processed to the discard pile."""
+    left = [c for c in cards if c.zone is g.processing]
+    if left:
+        yield from move(g, left, g.discard_pile, reason="resolved")
+
+
+def equip(g: "Game", player: Player, card: Card) -> "Gen":
+    """Put an equipment card into ``player``'s equipment area, replacing its slot."""
+    eq = card.kind.equip
+    assert eq is not None
+    old = player.slot(eq.slot)
+    if old is not None and old is not card:
+        yield from move(g, [old], g.discard_pile, reason="replaced", by=player)
+    yield from move(g, [card], player.equip, reason="equip", by=player)

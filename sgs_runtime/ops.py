@@ -1,0 +1,416 @@
+"""The statements of the effect language, as runtime operations.
+
+Compiled effects call these functions: each takes the running
+:class:`~sgs_runtime.frame.Frame` first and is a generator when it may ask a
+player something. They are thin: the rules of the game live in the modules
+they call (moves, use, respond, hp, judge) and in the content.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
+
+from . import hp as _hp
+from . import judge as _judge
+from . import moves as _moves
+from . import respond as _respond
+from . import use as _use
+from .errors import GameError, LimitExceeded
+from .events import SignalEvent, TargetEvent
+from .frame import Frame
+from .model import AnyCard, Card, Player, VirtualCard
+from .requests import ArrangeRequest, CardsRequest, ConfirmRequest, OptionRequest, PlayersRequest
+from .triggers import fire
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Gen
+
+DEFAULT_ZONES = ("hand", "equip")
+
+
+# ------------------------------------------------------------------ values
+
+
+def cards_of(value: Any) -> list[Card]:
+    """Physical cards of a card, virtual card, list or None."""
+    return _moves.physical(value)
+
+
+def players_of(value: Any) -> list[Player]:
+    if value is None:
+        return []
+    if isinstance(value, Player):
+        return [value]
+    return [p for p in value if isinstance(p, Player)]
+
+
+def to_card(f: Frame, value: Any) -> Optional[AnyCard]:
+    """A card value: a card name becomes a card with no body (视为使用)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        skill = f.vars.get("__skill__")
+        return VirtualCard(f.game.content.cards[value], (), skill)
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return None
+        if len(value) == 1:
+            return to_card(f, value[0])
+        raise GameError("a list of several cards cannot be used as one card")
+    return value  # type: ignore[no-any-return]
+
+
+def _bounds(kind: str, n: Optional[int], available: int) -> tuple[int, int]:
+    if kind == "exact":
+        k = min(int(n or 0), available)
+        return k, k
+    if kind == "upto":
+        return 0, min(int(n or 0), available)
+    return (1 if available else 0), available
+
+
+def _filtered(f: Frame, cards: Iterable[Card], where: Any) -> list[Card]:
+    if where is None:
+        return list(cards)
+    out = []
+    for c in cards:
+        f.vars["it"] = c
+        if where(f):
+            out.append(c)
+    f.vars.pop("it", None)
+    return out
+
+
+# ------------------------------------------------------------------ cards
+
+
+def draw(f: Frame, who: Player, n: int, phase: Optional[str] = None) -> "Gen":
+    yield from _moves.draw(f.game, who, int(n), phase)
+
+
+def choose_cards(f: Frame, chooser: Player, kind: str, n: Optional[int], zones: Sequence[str],
+                 owner: Optional[Player], where: Any, prompt: str = "choose cards") -> "Gen":
+    owner = owner or chooser
+    pool = _filtered(f, owner.cards_in(zones or DEFAULT_ZONES), where)
+    lo, hi = _bounds(kind, n, len(pool))
+    if hi == 0:
+        return []
+    hidden = frozenset(c.id for c in owner.hand.cards) if owner is not chooser else frozenset()
+    req = CardsRequest(chooser, prompt, candidates=pool, min=lo, max=hi, hidden=hidden)
+    chosen = yield from f.game.ask(req)
+    return list(chosen)
+
+
+def discard_chosen(f: Frame, who: Player, kind: str, n: Optional[int], zones: Sequence[str], where: Any) -> "Gen":
+    chosen = yield from choose_cards(f, who, kind, n, zones, who, where, prompt=f"discard {n or ''} card(s)")
+    if chosen:
+        yield from _moves.discard(f.game, chosen, who)
+    return chosen
+
+
+def discard_cards(f: Frame, who: Player, cards: Any) -> "Gen":
+    phys = [c for c in cards_of(cards) if c.zone is not f.game.discard_pile]
+    if phys:
+        yield from _moves.discard(f.game, phys, who)
+
+
+def discard_all(f: Frame, who: Player, zones: Sequence[str]) -> "Gen":
+    names = zones or ("hand", "equip", "judge", *who.piles)
+    cards = who.cards_in(names)
+    if cards:
+        yield from _moves.discard(f.game, cards, who)
+
+
+def discard_down_to(f: Frame, who: Player, n: int) -> "Gen":
+    excess = len(who.hand) - max(0, int(n))
+    if excess <= 0:
+        return
+    req = CardsRequest(who, f"discard {excess} hand card(s) down to {n}", candidates=list(who.hand.cards),
+                       min=excess, max=excess)
+    chosen = yield from f.game.ask(req)
+    yield from _moves.discard(f.game, list(chosen), who)
+
+
+def gain(f: Frame, who: Player, cards: Any) -> "Gen":
+    phys = [c for c in cards_of(cards) if c.zone is not who.hand]
+    if phys and who.alive:
+        yield from _moves.move(f.game, phys, who.hand, reason="gain", by=who,
+                               visible=all(c.zone is not None and c.zone.public for c in phys))
+
+
+def give(f: Frame, who: Player, cards: Any, to: Player) -> "Gen":
+    phys = cards_of(cards)
+    if phys and to is not None and to.alive:
+        yield from _moves.move(f.game, phys, to.hand, reason="give", by=who, visible=False)
+
+
+def show(f: Frame, who: Player, cards: Any) -> None:
+    f.game.emit("show", player=who, cards=cards_of(cards))
+
+
+def put_zone(f: Frame, cards: Any, player: Player, zone: str) -> "Gen":
+    g = f.game
+    if zone == "hand":
+        yield from gain(f, player, cards)
+        return
+    if zone == "equip":
+        for c in cards_of(cards):
+            yield from _moves.equip(g, player, c)
+        return
+    items = cards if isinstance(cards, (list, tuple)) else [cards]
+    for item in items:
+        if item is None:
+            continue
+        kind = item.kind
+        for c in cards_of(item):
+            yield from _moves.move(g, [c], player.judge, reason="put", by=player)
+            if c.base is not kind:
+                c.face = kind
+
+
+def put_pile(f: Frame, cards: Any, where: str) -> "Gen":
+    phys = cards_of(cards)
+    if phys:
+        yield from _moves.move(f.game, phys, f.game.draw_pile, reason=f"put on {where}", top=(where == "top"),
+                               visible=False)
+
+
+def reveal(f: Frame, who: Player, n: int, private: bool) -> "Gen":
+    cards = _moves.top_cards(f.game, int(n))
+    yield from _moves.move(f.game, cards, f.game.processing, reason="look" if private else "reveal", by=who,
+                           visible=not private)
+    return cards
+
+
+def arrange(f: Frame, who: Player, n: int) -> "Gen":
+    g = f.game
+    cards = _moves.top_cards(g, int(n))
+    if not cards:
+        return
+    top, bottom = yield from g.ask(ArrangeRequest(who, f"arrange the top {len(cards)} cards", cards=cards))
+    for c in cards:
+        g.draw_pile.remove(c)
+    for c in reversed(list(top)):
+        g.draw_pile.add(c, top=True)
+    for c in bottom:
+        g.draw_pile.add(c)
+    g.emit("arrange", player=who, top=len(top), bottom=len(bottom))
+
+
+def distribute(f: Frame, who: Player, cards: Any) -> "Gen":
+    g = f.game
+    left = [c for c in cards_of(cards)]
+    while left and who.alive:
+        left = [c for c in left if c.zone is g.processing or (c.zone is not None and c.zone.owner is who)]
+        if not left:
+            break
+        part = yield from g.ask(CardsRequest(who, "give which cards?", candidates=left, min=1, max=len(left)))
+        to = yield from g.ask(PlayersRequest(who, "give them to whom?", candidates=g.alive_from(who), min=1, max=1))
+        yield from give(f, who, list(part), to[0])
+        left = [c for c in left if c not in part]
+    yield from _moves.clear_processing(g, left)
+
+
+# ------------------------------------------------------------------ choices
+
+
+def choose_players(f: Frame, chooser: Player, kind: str, n: Optional[int], source: Any, where: Any,
+                   prompt: str = "choose players") -> "Gen":
+    g = f.game
+    pool = players_of(source) if source is not None else g.alive_from(chooser)
+    pool = [p for p in pool if p.alive]
+    if where is not None:
+        kept = []
+        for p in pool:
+            f.vars["it"] = p
+            if where(f):
+                kept.append(p)
+        f.vars.pop("it", None)
+        pool = kept
+    lo, hi = _bounds(kind, n, len(pool))
+    if hi == 0:
+        return []
+    chosen = yield from g.ask(PlayersRequest(chooser, prompt, candidates=pool, min=lo, max=hi))
+    return list(chosen)
+
+
+def choose_symbol(f: Frame, chooser: Player, options: Sequence[Any]) -> "Gen":
+    opts = [str(o) for o in options]
+    idx = yield from f.game.ask(OptionRequest(chooser, "choose one", options=opts))
+    return options[idx]
+
+
+def choose_option(f: Frame, chooser: Player, labels: list[str]) -> "Gen":
+    if not labels:
+        return None
+    idx = yield from f.game.ask(OptionRequest(chooser, "choose one", options=labels))
+    return idx
+
+
+def ask_confirm(f: Frame, player: Player, prompt: str) -> "Gen":
+    if player is None or not player.alive:
+        return False
+    ok = yield from f.game.ask(ConfirmRequest(player, prompt, skill=f.vars.get("__skill__")))
+    return bool(ok)
+
+
+# ------------------------------------------------------------------ hp
+
+
+def damage(f: Frame, source: Optional[Player], target: Player, amount: int, nature: Optional[str]) -> "Gen":
+    card = f.vars.get("card")
+    if target is None:
+        return
+    yield from _hp.damage(f.game, source, target, int(amount), nature or "normal",
+                          card if not isinstance(card, str) else None)
+
+
+def recover(f: Frame, who: Player, amount: int) -> "Gen":
+    card = f.vars.get("card")
+    yield from _hp.recover(f.game, who, int(amount), f.vars.get("me"), card if not isinstance(card, str) else None)
+
+
+def lose_hp(f: Frame, who: Player, amount: int) -> "Gen":
+    yield from _hp.lose_hp(f.game, who, int(amount))
+
+
+# ------------------------------------------------------------------ judge
+
+
+def judge(f: Frame, who: Player) -> "Gen":
+    reason = f.vars.get("__skill__") or (f.vars["card"].kind.id if f.vars.get("card") is not None
+                                          and not isinstance(f.vars.get("card"), str) else "")
+    ev = yield from _judge.judge(f.game, who, reason)
+    return ev
+
+
+def retrial(f: Frame, who: Player, card: Any) -> "Gen":
+    phys = cards_of(card)
+    if phys:
+        yield from _judge.retrial(f.game, who, phys[0])
+
+
+def resolve(f: Frame, who: Player, card: Any) -> "Gen":
+    for c in cards_of(card):
+        if c.zone is who.judge:
+            yield from _judge.resolve_delayed(f.game, who, c)
+
+
+# ------------------------------------------------------------------ responses and uses
+
+
+def ask_respond(f: Frame, player: Player, mode: str, pattern: str, times: int, on: Any, beneficiary: Any,
+                extra: bool) -> "Gen":
+    if player is None:
+        return []
+    against = f.vars.get("card")
+    if isinstance(against, str):
+        against = None
+    targets = players_of(on) if on is not None else None
+    got = yield from _respond.ask_respond(f.game, player, frozenset({pattern}), mode, times=int(times),
+                                          on=targets, beneficiary=beneficiary, against=against,
+                                          source=f.vars.get("me"), extra=extra)
+    return got
+
+
+def provide(f: Frame, card: Any) -> None:
+    c = to_card(f, card)
+    if c is not None:
+        _respond.provide(f.game, c)
+
+
+def use(f: Frame, who: Player, card: Any, on: Any, extra: bool, unnullifiable: bool) -> "Gen":
+    g = f.game
+    c = to_card(f, card)
+    if c is None or who is None or not who.alive:
+        return
+    if on is not None:
+        targets = [t for t in players_of(on) if t.alive]
+    else:
+        fixed = _use.auto_targets(g, who, c)
+        if fixed is not None:
+            targets = fixed
+        else:
+            spec = _use.target_spec(c)
+            lo, hi = _use.target_bounds(g, who, c, spec)
+            pool = _use.candidates(g, who, c, spec)
+            if len(pool) < max(lo, 1):
+                return
+            targets = yield from g.ask(PlayersRequest(who, f"targets for {c.kind.id}", candidates=pool,
+                                                      min=max(lo, 1), max=hi))
+    if not targets and c.kind.use is not None and c.kind.use.targets.mode != "none":
+        return
+    yield from _use.use_card(g, who, c, targets, extra=extra, unnullifiable=unnullifiable)
+
+
+def act(f: Frame, who: Player) -> "Gen":
+    yield from _use.play_loop(f.game, who)
+
+
+def skip(f: Frame, who: Player, phase: str) -> None:
+    if who is not None:
+        who.skipped.add(phase)
+        f.game.emit("skip", player=who, phase=phase)
+
+
+def signal(f: Frame, name: str) -> "Gen":
+    g = f.game
+    ev = SignalEvent(name, f.vars["me"], f.vars.get("target"), f.vars.get("card"))
+    g.push(ev)
+    try:
+        yield from fire(g, name, ev)
+    finally:
+        g.pop(ev)
+    return ev
+
+
+def ignore(f: Frame, slot: str, player: Player) -> None:
+    use = f.game.current_use()
+    if use is not None and player is not None:
+        use.ignored.add((player.seat, slot))
+
+
+def deny(f: Frame, player: Player) -> None:
+    use = f.game.current_use()
+    if use is not None and player is not None:
+        use.denied.add(player.seat)
+        f.game.emit("deny", player=player, card=use.card)
+
+
+def redirect(f: Frame, player: Player) -> None:
+    ev = f.vars.get("event")
+    if not isinstance(ev, TargetEvent) or player is None:
+        raise GameError("'redirect' works only in a targeted or targeting trigger")
+    use = ev.use
+    old = ev.target
+    use.targets = [player if t is old else t for t in use.targets]
+    ev.target = player
+    f.game.emit("redirect", card=use.card, old=old, new=player)
+
+
+def check_victory(f: Frame) -> None:
+    _hp.check_victory(f.game)
+
+
+def turn_over(f: Frame, who: Player) -> None:
+    who.face_down = not who.face_down
+    f.game.emit("turn_over", player=who, face_down=who.face_down)
+
+
+def log(f: Frame, who: Player, text: str) -> None:
+    f.game.emit("narrate", player=who, text=text)
+
+
+# ------------------------------------------------------------------ marks and events
+
+
+def set_mark(f: Frame, who: Player, name: str, value: int) -> None:
+    if value:
+        who.marks[name] = int(value)
+    else:
+        who.marks.pop(name, None)
+
+
+def loop_guard(f: Frame, count: int) -> None:
+    if count > f.game.limits.loop:
+        raise LimitExceeded("loop", f.game.limits.loop, "a 'repeat' ran too long")

@@ -1,0 +1,78 @@
+"""Quantities, distances and prohibitions: the static side of skills.
+
+A *quantity* is a named number declared in content (``attack_range``,
+``hand_limit``, ``slash_uses`` ...) with a base expression. Static skills
+modify it: ``set`` replaces the base (the last one wins), ``add`` adds; the
+result is clamped to the declared minimum. The engine only knows
+``seat_distance``: seats apart the shorter way round, dead seats skipped.
+
+A *prohibition* stops something outright: ``forbid: target`` on a skill makes
+its owner an illegal target for the cards its condition names (空城, 谦逊).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+from .errors import GameError
+from .frame import Frame
+from .model import AnyCard, Player
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+
+INF = 10**6
+
+
+def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
+    q = g.rules.quantities.get(name)
+    if q is None:
+        raise GameError(f"the rules '{g.rules.id}' do not declare the quantity '{name}'")
+    params = dict(zip(q.params, args))
+    value = q.base(Frame(g, dict(params)))
+    added = 0
+    for p in g.players:
+        if not p.alive:
+            continue
+        for skill in g.active_skills(p):
+            for m in skill.modifiers:
+                if m.quantity != name:
+                    continue
+                frame = Frame(g, {"me": p, **params})
+                if m.condition is not None and not m.condition(frame):
+                    continue
+                if m.set is not None:
+                    value = m.set(frame)
+                if m.add is not None:
+                    added += m.add(frame)
+    if isinstance(value, bool):
+        return value
+    value = value + added
+    if q.minimum is not None and value < q.minimum:
+        value = q.minimum
+    return value
+
+
+def seat_distance(g: "Game", a: Player, b: Player) -> int:
+    """Seats apart the shorter way round, counting living players only."""
+    if a is b:
+        return 0
+    alive = g.alive()
+    if a not in alive or b not in alive:
+        # a dead player is at no distance; treat them as out of reach
+        return INF
+    i, j = alive.index(a), alive.index(b)
+    n = len(alive)
+    d = abs(i - j)
+    return min(d, n - d)
+
+
+def forbids_target(g: "Game", user: Player, target: Player, card: Optional[AnyCard]) -> bool:
+    """Whether a prohibition of ``target`` forbids ``user`` from targeting it with ``card``."""
+    for skill in g.active_skills(target):
+        for pr in skill.prohibitions:
+            if pr.kind != "target":
+                continue
+            if pr.condition is None or pr.condition(Frame(g, {"me": target, "user": user, "card": card})):
+                return True
+    return False

@@ -1,0 +1,212 @@
+"""Response windows: "respond with X", counter windows and rescue.
+
+``ask P use jink`` opens a window in which ``P`` may answer with any card of
+that name or any view-as skill that makes one (武圣, 龙胆 ...). Before ``P`` is
+asked, ``respond_asked`` fires: skills may answer for ``P`` (八卦阵 judges,
+护驾 asks the Wei players) by ``provide``-ing a card. A window asked *for*
+someone else (``ask p play jink for me``) does not fire ``respond_asked`` for
+``p`` — 护驾 cannot use 八卦阵 on the lord's behalf — and the card counts as
+the beneficiary's.
+
+A counter window opens before each effect of a card on each target when some
+card kind ``counters`` its type (无懈可击 against tricks): every living player,
+in seat order from the current player, may use one; the first used cancels
+the effect unless it is itself countered by a window of its own, recursively.
+
+Players with nothing to answer with are not asked.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional, Sequence
+
+from .definitions import CardKind, ViewAs
+from .events import RespondEvent, UseEvent
+from .frame import Frame
+from .model import AnyCard, Card, Player, VirtualCard
+from .moves import clear_processing, move
+from .requests import RespondOption, RespondRequest, Response
+from .triggers import fire
+from .use import check_choice, choice_pool, choice_step_ok, greedy_choice, use_card, view_as_available
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game, Gen
+
+RESCUE = "rescue"
+
+
+def _kind_matches(g: "Game", kind: CardKind, patterns: frozenset[str], player: Player,
+                  target: Optional[Player]) -> bool:
+    if RESCUE in patterns:
+        spec = kind.use
+        return spec is not None and spec.rescue is not None and bool(
+            spec.rescue(Frame(g, {"me": player, "target": target})))
+    return kind.id in patterns
+
+
+def response_options(g: "Game", player: Player, patterns: frozenset[str], mode: str,
+                     target: Optional[Player] = None) -> list[RespondOption]:
+    """What ``player`` could answer with: hand cards and view-as skills."""
+    opts: list[RespondOption] = []
+    for card in player.hand.cards:
+        if _kind_matches(g, card.kind, patterns, player, target):
+            opts.append(RespondOption(card.label(), card=card))
+    for skill in g.active_skills(player):
+        for i, va in enumerate(skill.view_as):
+            kind = g.content.cards[va.card]
+            if not _kind_matches(g, kind, patterns, player, target):
+                continue
+            if not view_as_available(g, player, va, mode):
+                continue
+            if greedy_choice(g, player, va.cards) is None:
+                continue
+            opts.append(RespondOption(f"{skill.id} as {va.card}", skill=skill, view_as=i, as_card=va.card))
+    return opts
+
+
+def _find_option(opts: Sequence[RespondOption], ans: Response) -> Optional[RespondOption]:
+    for o in opts:
+        if ans.card is not None and o.card is ans.card:
+            return o
+        if ans.card is None and o.skill is not None and o.skill.id == ans.skill and o.view_as == ans.view_as:
+            return o
+    return None
+
+
+def _view_as(opt: RespondOption) -> ViewAs:
+    assert opt.skill is not None
+    return opt.skill.view_as[opt.view_as]
+
+
+def make_request(g: "Game", player: Player, patterns: frozenset[str], mode: str, opts: list[RespondOption],
+                 against: Optional[AnyCard], target: Optional[Player], prompt: str) -> RespondRequest:
+    def card_choices(opt: RespondOption) -> tuple[list[Card], int, Optional[int]]:
+        if opt.skill is None:
+            return [], 0, 0
+        va = _view_as(opt)
+        return choice_pool(g, player, va.cards), va.cards.min, va.cards.max
+
+    def card_step(opt: RespondOption, chosen: list[Card], card: Card) -> bool:
+        return opt.skill is not None and choice_step_ok(g, player, _view_as(opt).cards, chosen, card)
+
+    def validate(ans: Response) -> Optional[str]:
+        opt = _find_option(opts, ans)
+        if opt is None:
+            what = ans.card.label() if ans.card is not None else (ans.skill or "nothing")
+            return f"{player.name} cannot answer with {what} here"
+        if opt.skill is not None:
+            problem = check_choice(g, player, _view_as(opt).cards, ans.cards)
+            if problem:
+                return f"{opt.skill.id}: {problem}"
+        return None
+
+    pattern = "/".join(sorted(patterns))
+    return RespondRequest(player, prompt, pattern=pattern, mode=mode, against=against, options=opts,
+                          card_choices=card_choices, card_step=card_step, validate=validate)
+
+
+def build_card(g: "Game", player: Player, ans: Response) -> AnyCard:
+    if ans.card is not None:
+        return ans.card
+    skill = next(s for s in g.active_skills(player) if s.id == ans.skill)
+    va = skill.view_as[ans.view_as]
+    g.emit("skill", player=player, skill=skill.id, as_card=va.card, cards=ans.cards)
+    return VirtualCard(g.content.cards[va.card], ans.cards, skill.id)
+
+
+def ask_respond(g: "Game", player: Player, patterns: frozenset[str], mode: str, *, times: int = 1,
+                on: Optional[Sequence[Player]] = None, beneficiary: Optional[Player] = None,
+                against: Optional[AnyCard] = None, source: Optional[Player] = None,
+                extra: bool = False) -> "Gen":
+    """Ask ``player`` to use or play ``times`` cards of ``patterns``; return the cards given."""
+    given: list[AnyCard] = []
+    pattern = "/".join(sorted(patterns))
+    rescue_target = on[0] if (on and RESCUE in patterns) else None
+    for _ in range(max(0, times)):
+        if not player.alive:
+            break
+        ev = RespondEvent(player, pattern, mode, against, source, beneficiary)
+        g.push(ev)
+        try:
+            if beneficiary is None:
+                yield from fire(g, "respond_asked", ev)
+            card = ev.provided
+            provided = card is not None
+            if card is None and player.alive and not _denied(g, player, against):
+                opts = response_options(g, player, patterns, mode, rescue_target)
+                if opts:
+                    what = f"{mode} {pattern}" + (f" against {against.kind.id}" if against is not None else "")
+                    if on:
+                        what += " on " + ", ".join(p.name for p in on)
+                    req = make_request(g, player, patterns, mode, opts, against, rescue_target, what)
+                    ans = yield from g.ask(req)
+                    if ans is not None:
+                        card = build_card(g, player, ans)
+            if card is None:
+                break
+            ev.card = card
+            if on is not None:
+                # a use with targets: the card goes the whole way of a use
+                user = beneficiary or player
+                yield from use_card(g, user, card, list(on), extra=extra)
+            else:
+                yield from move(g, card.physical, g.processing, reason=mode, by=player)
+                g.emit("respond", player=player, card=card, mode=mode, against=against,
+                       **({"for": beneficiary} if beneficiary is not None else {}),
+                       **({"provided": True} if provided else {}))
+                if beneficiary is None:
+                    yield from fire(g, "responded", ev)
+                    yield from clear_processing(g, card.physical)
+            given.append(card)
+        finally:
+            g.pop(ev)
+    return given
+
+
+def _denied(g: "Game", player: Player, against: Optional[AnyCard]) -> bool:
+    if against is None:
+        return False
+    for ev in reversed(g.stack):
+        if isinstance(ev, UseEvent) and ev.card is against:
+            return player.seat in ev.denied
+    return False
+
+
+def counter_window(g: "Game", card: AnyCard, target: Player, use: Optional[UseEvent]) -> "Gen":
+    """Ask every living player, from the current one, for a card that counters ``card``."""
+    kinds = g.content.counters_for(card.type)
+    if not kinds:
+        return False
+    patterns = frozenset(k.id for k in kinds)
+    for p in g.alive_from(g.current):
+        opts = response_options(g, p, patterns, "use")
+        if not opts:
+            continue
+        prompt = f"counter {card.kind.id} on {target.name}?"
+        ans = yield from g.ask(make_request(g, p, patterns, "use", opts, card, target, prompt))
+        if ans is None:
+            continue
+        counter = build_card(g, p, ans)
+        cuse = UseEvent(p, counter, [])
+        cuse.counter = True
+        g.push(cuse)
+        try:
+            g.emit("use", user=p, card=counter, against=card, target=target)
+            yield from move(g, counter.physical, g.processing, reason="use", by=p)
+            yield from fire(g, "card_used", cuse)
+            itself = yield from counter_window(g, counter, target, cuse)
+            yield from clear_processing(g, counter.physical)
+            yield from fire(g, "use_finished", cuse)
+        finally:
+            g.pop(cuse)
+        return not itself
+    return False
+
+
+def provide(g: "Game", card: AnyCard) -> None:
+    """Answer the innermost response window with ``card`` (八卦阵, 护驾)."""
+    for ev in reversed(g.stack):
+        if isinstance(ev, RespondEvent):
+            ev.provided = card
+            return
+

@@ -1,0 +1,152 @@
+"""Firing triggers at a timing point.
+
+At a timing point, the skills waiting there fire from the current player in
+seat order; a player with several picks their order (an ``order`` request);
+locked skills (锁定技) fire without asking; the rules' own triggers fire after
+every skill. A skill fires once per timing point per owner, or once per point
+of damage when it says so. Triggered skills of a dying player wait until they
+are rescued, unless the skill works while dying.
+
+A trigger's condition is checked again just before it fires, so an earlier
+trigger can make a later one moot. Once an event is cancelled (a ``before``
+timing), no further trigger fires at that point.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from .events import TIMINGS, Event, SignalEvent
+from .frame import Frame, StopEffect
+from .requests import ConfirmRequest, OrderRequest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .definitions import Trigger
+    from .game import Game, Gen
+    from .model import Player
+
+
+def subject_of(timing: str, event: Event) -> Optional["Player"]:
+    t = TIMINGS.get(timing)
+    if t is not None:
+        return getattr(event, t.subject) if t.subject else None
+    if isinstance(event, SignalEvent):
+        return event.user
+    return None
+
+
+def _eligible(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Event,
+              subject: Optional["Player"]) -> bool:
+    if not owner.alive:
+        # only a player's own death timing reaches the dead
+        if not (timing == "death" and subject is owner):
+            return False
+    skill = tr.skill
+    if owner.dying and skill is not None and not skill.while_dying:
+        return False
+    if tr.who == "me" and subject is not owner:
+        return False
+    if tr.who == "others" and (subject is None or subject is owner):
+        return False
+    if tr.limit is not None and skill is not None:
+        if owner.skill_uses.get((skill.id, tr.limit.scope), 0) >= tr.limit.count:
+            return False
+    if tr.condition is not None:
+        return bool(tr.condition(Frame(g, {"me": owner, "event": event})))
+    return True
+
+
+def _skill_triggers(g: "Game", player: "Player", timing: str) -> list["Trigger"]:
+    out: list["Trigger"] = []
+    for skill in g.active_skills(player):
+        for tr in skill.triggers:
+            if tr.timing == timing:
+                out.append(tr)
+    return out
+
+
+def fire(g: "Game", timing: str, event: Event) -> "Gen":
+    """Fire every trigger waiting at ``timing`` for ``event``."""
+    subject = subject_of(timing, event)
+    before = TIMINGS[timing].before if timing in TIMINGS else True
+    order = g.seats_from(g.current)
+    for owner in order:
+        if not owner.alive and not (timing == "death" and subject is owner):
+            continue
+        candidates = _skill_triggers(g, owner, timing)
+        if not candidates:
+            continue
+        done: set[int] = set()
+        while True:
+            ready = [tr for tr in candidates if id(tr) not in done and _eligible(g, tr, owner, timing, event, subject)]
+            if not ready:
+                break
+            if len(ready) == 1:
+                tr = ready[0]
+            else:
+                labels = [tr.label or (tr.skill.id if tr.skill else "rule") for tr in ready]
+                idx = yield from g.ask(OrderRequest(owner, f"which fires first at {timing}?", options=labels))
+                tr = ready[idx]
+            done.add(id(tr))
+            yield from run_trigger(g, tr, owner, event)
+            if before and event.cancelled:
+                return
+    for tr in g.rule_triggers(timing):
+        if before and event.cancelled:
+            return
+        me = subject if subject is not None else g.current
+        frame = Frame(g, {"me": me, "event": event})
+        if tr.condition is not None and not tr.condition(frame):
+            continue
+        try:
+            yield from tr.body(frame)
+        except StopEffect:
+            pass
+
+
+def run_trigger(g: "Game", tr: "Trigger", owner: "Player", event: Event) -> "Gen":
+    """Ask (if optional) and run one trigger for its owner."""
+    skill = tr.skill
+    times = 1
+    if tr.per_point:
+        times = max(0, int(getattr(event, "amount", 1)))
+    for i in range(times):
+        if i > 0 and not _eligible(g, tr, owner, tr.timing, event, subject_of(tr.timing, event)):
+            break
+        if tr.optional and not (skill is not None and skill.locked):
+            name = skill.name.zh if skill is not None else tr.label
+            ok = yield from g.ask(ConfirmRequest(owner, f"invoke {skill.id if skill else tr.label} ({name})?",
+                                                 skill=skill.id if skill else None))
+            if not ok:
+                break
+        if skill is not None:
+            if tr.limit is not None:
+                key = (skill.id, tr.limit.scope)
+                owner.skill_uses[key] = owner.skill_uses.get(key, 0) + 1
+            g.emit("skill", player=owner, skill=skill.id, timing=tr.timing)
+        frame = Frame(g, {"me": owner, "event": event})
+        try:
+            yield from tr.body(frame)
+        except StopEffect:
+            pass
+
+
+def count_use(owner: "Player", skill_id: str, scope: str) -> None:
+    key = (skill_id, scope)
+    owner.skill_uses[key] = owner.skill_uses.get(key, 0) + 1
+
+
+def reset_scope(g: "Game", scope: str, player: Optional["Player"] = None) -> None:
+    """Forget per-turn or per-phase counters and marks."""
+    targets = [player] if player is not None else g.players
+    for p in targets:
+        for key in [k for k in p.skill_uses if k[1] == scope]:
+            del p.skill_uses[key]
+        for name in [m for m in p.marks if _mark_reset(g, m) == scope]:
+            del p.marks[name]
+
+
+def _mark_reset(g: "Game", name: str) -> str:
+    md = g.content.marks.get(name)
+    return md.reset if md is not None else "never"
+

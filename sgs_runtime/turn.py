@@ -1,0 +1,300 @@
+"""The game from start to end: roles, heroes, the deal, and turns.
+
+Set-up follows the rules file: roles from its role table, dealt at random;
+hero selection as its ``selection`` says (the first role chooses from the
+heroes with lord skills plus some random ones, every other player from a few
+random heroes; the agents decide); the first role's bonus HP; the deck from
+the rules' card packs, shuffled; the starting hand. A rule case gives the
+table instead.
+
+A turn: ``turn_start``, each phase of the rules file in order, ``turn_end``.
+A phase: ``before_phase`` (cancel: skipped), ``phase_start``, its block,
+``phase_end``; a skipped phase fires ``phase_skipped`` only.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from .definitions import Hero, PhaseDef
+from .errors import UsageError
+from .events import GameEvent, PhaseEvent, TurnEvent
+from .frame import Frame, GameOver, StopEffect
+from .model import Card, Player
+from .requests import OptionRequest
+from .triggers import fire, reset_scope
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game, Gen
+
+
+def build_deck(g: "Game") -> list[Card]:
+    cards: list[Card] = []
+    for pack in g.rules.card_packs:
+        for dc in g.content.decks.get(pack, []):
+            if dc.rank in g.rules.removed_ranks:
+                continue
+            cards.append(Card(len(g.cards) + len(cards), g.content.cards[dc.kind], dc.suit, dc.rank))
+    return cards
+
+
+def hero_pool(g: "Game") -> list[str]:
+    if g.hero_pool is not None:
+        return list(g.hero_pool)
+    out: list[str] = []
+    for pack in g.rules.hero_packs:
+        for hid in g.content.hero_packs.get(pack, []):
+            if hid not in out:
+                out.append(hid)
+    return out
+
+
+def make_player(g: "Game", seat: int, hero: Hero, role: str) -> Player:
+    p = Player(seat, hero, role)
+    if g.rules.uniform_hp is not None:
+        p.max_hp = p.hp = g.rules.uniform_hp
+    rdef = g.rules.roles.get(role)
+    if rdef is not None and rdef.revealed:
+        p.role_revealed = True
+    p.skills = skills_for(g, hero, role)
+    return p
+
+
+def skills_for(g: "Game", hero: Hero, role: str) -> list[Any]:
+    if not g.rules.skills:
+        return []
+    rdef = g.rules.roles.get(role)
+    lord_ok = rdef is not None and rdef.lord_skills
+    out = []
+    for sid in hero.skills:
+        sk = g.content.skills[sid]
+        if sk.lord and not lord_ok:
+            continue
+        out.append(sk)
+    return out
+
+
+def _bonus(g: "Game", role: str) -> int:
+    rdef = g.rules.roles.get(role)
+    if rdef is None or rdef.bonus_hp is None:
+        return 0
+    return int(rdef.bonus_hp(Frame(g, {"players": list(g.players), "count": g.num_players})))
+
+
+def _roles(g: "Game") -> list[str]:
+    n = g.num_players
+    table = g.rules.role_tables.get(n)
+    if table is None:
+        raise UsageError(f"the rules '{g.rules.id}' have no role table for {n} players "
+                         f"(they play {g.rules.players_min} to {g.rules.players_max})")
+    roles = list(table)
+    g.rng.shuffle(roles)
+    return roles
+
+
+def select_heroes(g: "Game", roles: list[str]) -> "Gen":
+    """Hero selection; returns one hero id per seat."""
+    pool = hero_pool(g)
+    g.rng.shuffle(pool)
+    sel = g.rules.selection
+    n = len(roles)
+    picks: list[Optional[str]] = [None] * n
+    first_seats = [i for i, r in enumerate(roles) if r == sel.lord_role]
+    # provisional players so requests can name a seat
+    stand_in = g.content.heroes[pool[0]] if pool else next(iter(g.content.heroes.values()))
+    g.players = [Player(i, stand_in, roles[i]) for i in range(n)]
+    order = first_seats + [i for i in range(n) if i not in first_seats]
+    for seat in order:
+        if seat in first_seats:
+            lords = [h for h in pool if any(g.content.skills[s].lord for s in g.content.heroes[h].skills)]
+            others = [h for h in pool if h not in lords][: sel.lord_random]
+            offer = lords + others
+        else:
+            k = sel.choices_by_players.get(n, sel.choices)
+            remaining_seats = sum(1 for s in order[order.index(seat):] if picks[s] is None)
+            k = max(1, min(k, len(pool) // max(1, remaining_seats)))
+            offer = pool[:k]
+        if not offer:
+            raise UsageError("there are not enough heroes for this many players")
+        idx = yield from g.ask(OptionRequest(g.players[seat], "choose your hero", options=offer))
+        hid = offer[idx]
+        picks[seat] = hid
+        pool.remove(hid)
+        for h in offer:  # heroes offered and not taken go back (lord's) or aside (others')
+            if h != hid and h in pool and seat not in first_seats:
+                pool.remove(h)
+                g.unused_heroes.append(h)
+    g.unused_heroes.extend(pool)
+    return [p for p in picks if p is not None]
+
+
+def setup_random(g: "Game") -> "Gen":
+    roles = _roles(g)
+    heroes = yield from select_heroes(g, roles)
+    g.players = [make_player(g, i, g.content.heroes[h], roles[i]) for i, h in enumerate(heroes)]
+    for p in g.players:
+        bonus = _bonus(g, p.role)
+        p.max_hp += bonus
+        p.hp = p.max_hp
+    deck = build_deck(g)
+    g.cards.extend(deck)
+    g.rng.shuffle(deck)
+    for c in deck:
+        g.draw_pile.add(c)
+    g.emit("setup", seed=g.seed, rules=g.rules.id,
+           players=[{"seat": p.seat, "hero": p.name, "role": p.role if p.role_revealed else "?",
+                     "hp": p.hp} for p in g.players])
+    first = next((p for p in g.players if g.rules.roles.get(p.role) and g.rules.roles[p.role].first), g.players[0])
+    g.current = first
+    from .moves import draw
+
+    for p in g.alive_from(first):
+        yield from draw(g, p, g.rules.start_hand)
+
+
+def setup_table(g: "Game") -> None:
+    table = g.table
+    assert table is not None
+    g.players = []
+    for i, seat in enumerate(table.seats):
+        hero = g.content.heroes[seat.hero]
+        p = make_player(g, i, hero, seat.role)
+        p.max_hp = seat.max_hp if seat.max_hp is not None else p.max_hp + _bonus(g, seat.role)
+        p.hp = seat.hp if seat.hp is not None else p.max_hp
+        p.alive = seat.alive
+        if not seat.alive:
+            p.role_revealed = True
+        for zone, cards in ((p.hand, seat.hand), (p.equip, seat.equip), (p.judge, seat.judge)):
+            for c in cards:
+                zone.add(c)
+                g.cards.append(c)
+        for name, cards in seat.piles.items():
+            from .model import Zone
+
+            z = p.piles.setdefault(name, Zone(name, p))
+            for c in cards:
+                z.add(c)
+                g.cards.append(c)
+        p.marks.update(seat.marks)
+        g.players.append(p)
+    for c in table.draw_pile:
+        g.draw_pile.add(c)
+        g.cards.append(c)
+    for c in table.discard_pile:
+        g.discard_pile.add(c)
+        g.cards.append(c)
+    g.unused_heroes = list(table.unused_heroes)
+    g.current = g.players[table.current]
+
+
+def run_game(g: "Game") -> "Gen":
+    """The whole game as a generator of requests."""
+    from .game import GameResult
+
+    try:
+        start_phase: Optional[str] = None
+        if g.table is not None:
+            setup_table(g)
+            start_phase = g.table.phase
+            g.emit("setup", rules=g.rules.id, players=[p.describe() for p in g.players])
+        else:
+            yield from setup_random(g)
+            ev = GameEvent(None)
+            g.push(ev)
+            yield from fire(g, "game_start", ev)
+            g.pop(ev)
+        player = g.current
+        assert player is not None
+        while True:
+            if player.alive:
+                yield from run_turn(g, player, start_phase)
+                start_phase = None
+            if g.turn_number >= g.limits.turns:
+                from .errors import LimitExceeded
+
+                raise LimitExceeded("turn", g.limits.turns)
+            if g.stop_after_turn:
+                g.result = GameResult([], [], "stopped", g.turn_number, g.steps)
+                return
+            nxt = g.next_alive(player) if player.alive else _next_seat_alive(g, player)
+            if nxt is None:
+                raise GameOver([], "nobody is left alive")
+            player = nxt
+    except GameOver as over:
+        winners = [w for w in over.winners if isinstance(w, Player)]
+        g.result = GameResult([w.name for w in winners], sorted({w.role for w in winners}), over.reason,
+                              g.turn_number, g.steps)
+        g.emit("game_over", winners=winners, roles=g.result.winner_roles, reason=over.reason)
+
+
+def _next_seat_alive(g: "Game", player: Player) -> Optional[Player]:
+    n = len(g.players)
+    for i in range(1, n + 1):
+        p = g.players[(player.seat + i) % n]
+        if p.alive:
+            return p
+    return None
+
+
+def run_turn(g: "Game", player: Player, start_phase: Optional[str] = None) -> "Gen":
+    g.current = player
+    g.turn_number += 1
+    g.end_turn = False
+    ev = TurnEvent(player, g.turn_number)
+    g.push(ev)
+    try:
+        g.emit("turn", player=player, number=g.turn_number)
+        phases = g.rules.phases
+        begin = 0
+        if start_phase is not None:
+            begin = next((i for i, ph in enumerate(phases) if ph.id == start_phase), 0)
+        else:
+            if player.face_down:
+                player.face_down = False
+                g.emit("turn_skipped", player=player, reason="face down")
+                return
+            yield from fire(g, "turn_start", ev)
+        for ph in phases[begin:]:
+            if not player.alive or g.end_turn:
+                break
+            yield from run_phase(g, player, ph)
+            if g.stop_at_phase is not None and ph.id == g.stop_at_phase:
+                g.stop_after_turn = True
+                return
+        if player.alive:
+            yield from fire(g, "turn_end", ev)
+    finally:
+        g.pop(ev)
+        g.phase = None
+        player.skipped.clear()
+        reset_scope(g, "turn")
+
+
+def run_phase(g: "Game", player: Player, ph: PhaseDef) -> "Gen":
+    ev = PhaseEvent(player, ph.id)
+    g.push(ev)
+    try:
+        skipped = ph.id in player.skipped
+        if not skipped:
+            yield from fire(g, "before_phase", ev)
+            skipped = ev.cancelled
+        if skipped:
+            player.skipped.discard(ph.id)
+            g.emit("phase_skipped", player=player, phase=ph.id)
+            yield from fire(g, "phase_skipped", ev)
+            return
+        g.phase = ph.id
+        g.phase_active = True
+        g.emit("phase", player=player, phase=ph.id)
+        yield from fire(g, "phase_start", ev)
+        if ph.body is not None and player.alive and not g.end_turn:
+            try:
+                yield from ph.body(Frame(g, {"me": player, "event": ev}))
+            except StopEffect:
+                pass
+        if player.alive and not g.end_turn:
+            yield from fire(g, "phase_end", ev)
+    finally:
+        g.phase_active = False
+        g.pop(ev)
+        reset_scope(g, "phase")

@@ -1,0 +1,560 @@
+"""Using cards (使用): the path of Slash, Peach, tricks and equipment.
+
+1. The player picks a card, or a skill that turns cards into one (view-as).
+2. Targets are chosen within the card's rules (filters, prohibitions).
+3. The card moves to the processing area (``cards_lost`` fires: 连营).
+4. ``card_used``.
+5. ``targeting`` (user side) then ``targeted`` (target side) for each target.
+6. Each target in seat order from the user: ``before_effect`` (may cancel),
+   a counter window (无懈可击) for cards some card can counter, the card's
+   ``effect``, ``after_effect``.
+7. The card goes to the discard pile unless it went elsewhere.
+8. ``use_finished``.
+
+Equipment goes to the equipment area, replacing the same slot; a delayed trick
+goes to its target's judge area.
+
+This module also lists what a player can do in the play phase and carries
+out their :class:`~sgs_runtime.requests.PlayAction`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
+from .definitions import CardChoice, CardKind, Skill, TargetSpec, ViewAs
+from .events import EffectEvent, TargetEvent, UseEvent
+from .frame import Frame, StopEffect
+from .model import AnyCard, Card, Player, VirtualCard
+from .moves import clear_processing, equip, move
+from .quantities import forbids_target
+from .requests import PlayAction, PlayOption, PlayRequest
+from .triggers import count_use, fire
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game, Gen
+
+
+# ------------------------------------------------------------------ targets
+
+
+def target_spec(card: AnyCard) -> TargetSpec:
+    spec = card.kind.use
+    return spec.targets if spec is not None else TargetSpec(mode="none", min=0)
+
+
+def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
+    if not target.alive:
+        return False
+    if spec.filter is not None and not spec.filter(Frame(g, {"me": user, "target": target, "card": card})):
+        return False
+    if spec.respect_prohibitions and forbids_target(g, user, target, card):
+        return False
+    if card.kind.delayed is not None and any(c.kind.id == card.kind.id for c in target.judge.cards):
+        return False  # no two delayed tricks of one name in a judge area
+    return True
+
+
+def secondary_candidates(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, target: Player,
+                         index: int = 0) -> list[Player]:
+    sec = spec.then[index]
+    out = []
+    for p in g.alive_from(user):
+        frame = Frame(g, {"me": user, "target": target, "card": card, sec.name: p})
+        if sec.filter is None or sec.filter(frame):
+            out.append(p)
+    return out
+
+
+def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None) -> list[Player]:
+    spec = spec or target_spec(card)
+    out = []
+    for p in g.alive_from(user):
+        if not eligible(g, user, p, card, spec):
+            continue
+        if spec.then and not all(secondary_candidates(g, user, card, spec, p, i) for i in range(len(spec.then))):
+            continue
+        out.append(p)
+    return out
+
+
+def target_bounds(g: "Game", user: Player, card: AnyCard, spec: TargetSpec) -> tuple[int, int]:
+    lo = spec.min
+    hi = lo
+    if spec.max is not None:
+        hi = int(spec.max(Frame(g, {"me": user, "card": card})))
+    return lo, max(lo, hi)
+
+
+def auto_targets(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None) -> Optional[list[Player]]:
+    """Targets fixed by the card (self, all, others, none), or None if the user chooses."""
+    spec = spec or target_spec(card)
+    if card.kind.equip is not None:
+        return [user]
+    if spec.mode == "self":
+        return [user] if eligible(g, user, user, card, spec) else []
+    if spec.mode == "all":
+        return [p for p in g.alive_from(user) if eligible(g, user, p, card, spec)]
+    if spec.mode == "others":
+        return [p for p in g.after(user) if eligible(g, user, p, card, spec)]
+    if spec.mode == "none":
+        return []
+    return None
+
+
+def has_targets(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None) -> bool:
+    spec = spec or target_spec(card)
+    fixed = auto_targets(g, user, card, spec)
+    if fixed is not None:
+        return bool(fixed) or spec.mode == "none"
+    lo, _ = target_bounds(g, user, card, spec)
+    return len(candidates(g, user, card, spec)) >= max(lo, 1)
+
+
+def check_targets(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, targets: Sequence[Player],
+                  secondary: Sequence[Player]) -> Optional[str]:
+    fixed = auto_targets(g, user, card, spec)
+    if fixed is not None:
+        if targets and sorted(p.seat for p in targets) != sorted(p.seat for p in fixed):
+            return f"{card.kind.id} chooses its own targets"
+        return None if (fixed or spec.mode == "none") else f"{card.kind.id} has no legal target"
+    lo, hi = target_bounds(g, user, card, spec)
+    if not lo <= len(targets) <= hi:
+        return f"{card.kind.id} needs {lo if lo == hi else f'{lo} to {hi}'} target(s), not {len(targets)}"
+    if len({p.seat for p in targets}) != len(targets):
+        return "the same target was chosen twice"
+    for t in targets:
+        if not eligible(g, user, t, card, spec):
+            return f"{t.name} is not a legal target of {card.kind.id} for {user.name}"
+    if spec.then:
+        if len(secondary) != len(targets) * len(spec.then):
+            return f"{card.kind.id} needs a further player for each target"
+        for ti, t in enumerate(targets):
+            for si in range(len(spec.then)):
+                p = secondary[ti * len(spec.then) + si]
+                if p not in secondary_candidates(g, user, card, spec, t, si):
+                    return f"{p.name} cannot be chosen as {spec.then[si].name} for {t.name}"
+    return None
+
+
+# ------------------------------------------------------------------ using
+
+
+def limit_key(kind: CardKind) -> str:
+    assert kind.use is not None
+    return kind.use.limit_group or kind.id
+
+
+def within_limit(g: "Game", user: Player, card: AnyCard) -> bool:
+    spec = card.kind.use
+    if spec is None or spec.limit is None:
+        return True
+    allowed = spec.limit(Frame(g, {"me": user, "card": card}))
+    return bool(user.uses.get(limit_key(card.kind), 0) < allowed)
+
+
+def usable_in_play(g: "Game", user: Player, card: AnyCard) -> bool:
+    spec = card.kind.use
+    if spec is None or not spec.in_play:
+        return False
+    if spec.condition is not None and not spec.condition(Frame(g, {"me": user, "card": card})):
+        return False
+    if not within_limit(g, user, card):
+        return False
+    return has_targets(g, user, card, spec.targets)
+
+
+def counterable(g: "Game", card: AnyCard) -> bool:
+    return bool(g.content.counters_for(card.type))
+
+
+def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], *, extra: bool = False,
+             unnullifiable: bool = False, secondary: Sequence[Player] = ()) -> "Gen":
+    """Use ``card`` on ``targets``: the whole path, timings included."""
+    kind = card.kind
+    spec = kind.use
+    ordered = sorted(targets, key=g.order_key(user))
+    use = UseEvent(user, card, list(ordered))
+    use.extra = extra
+    use.unnullifiable = unnullifiable or (spec is not None and not spec.nullifiable)
+    if spec is not None and spec.targets.then:
+        per = len(spec.targets.then)
+        for ti, t in enumerate(targets):
+            use.secondary[t.seat] = {spec.targets.then[si].name: secondary[ti * per + si]
+                                     for si in range(per) if ti * per + si < len(secondary)}
+    g.push(use)
+    try:
+        if g.acting and user is g.current and not extra and spec is not None and spec.limit is not None:
+            key = limit_key(kind)
+            user.uses[key] = user.uses.get(key, 0) + 1
+        phys = list(card.physical)
+        g.emit("use", user=user, card=card, targets=use.targets,
+               **({"secondary": [p for d in use.secondary.values() for p in d.values()]} if use.secondary else {}))
+        yield from move(g, phys, g.processing, reason="use", by=user)
+        yield from fire(g, "card_used", use)
+        for t in list(use.targets):
+            yield from _fire_target(g, "targeting", use, t)
+        for t in list(use.targets):
+            yield from _fire_target(g, "targeted", use, t)
+        if kind.equip is not None:
+            for c in phys:
+                if c.zone is g.processing and user.alive:
+                    yield from equip(g, user, c)
+        elif kind.delayed is not None:
+            if use.targets and use.targets[0].alive:
+                for c in phys:
+                    if c.zone is g.processing:
+                        yield from move(g, [c], use.targets[0].judge, reason="place", by=user)
+                        if c.base is not kind:
+                            c.face = kind
+        elif spec is not None:
+            yield from resolve_effects(g, use)
+        yield from clear_processing(g, phys)
+        yield from fire(g, "use_finished", use)
+    finally:
+        g.pop(use)
+    return use
+
+
+def _fire_target(g: "Game", timing: str, use: UseEvent, target: Player) -> "Gen":
+    if target not in use.targets:
+        return
+    ev = TargetEvent(use, target)
+    g.push(ev)
+    try:
+        yield from fire(g, timing, ev)
+    finally:
+        g.pop(ev)
+
+
+def use_frame(g: "Game", use: UseEvent, target: Optional[Player] = None) -> Frame:
+    variables: dict[str, Any] = {"me": use.user, "card": use.card, "use": use, "targets": list(use.targets)}
+    variables.update(use.data)
+    if target is not None:
+        variables["target"] = target
+        variables.update(use.secondary.get(target.seat, {}))
+    return Frame(g, variables)
+
+
+def _run(block: Any, frame: Frame) -> "Gen":
+    try:
+        yield from block(frame)
+    except StopEffect:
+        pass
+
+
+def resolve_effects(g: "Game", use: UseEvent) -> "Gen":
+    from .respond import counter_window
+
+    spec = use.card.kind.use
+    assert spec is not None
+    if spec.prepare is not None:
+        frame = use_frame(g, use)
+        yield from _run(spec.prepare, frame)
+        for k, v in frame.vars.items():
+            if k not in ("me", "card", "use", "targets"):
+                use.data[k] = v
+    can_counter = counterable(g, use.card) and not use.unnullifiable
+    for t in list(use.targets):
+        if not t.alive:
+            continue
+        ev = EffectEvent(use, t)
+        g.push(ev)
+        try:
+            yield from fire(g, "before_effect", ev)
+            if ev.cancelled:
+                g.emit("no_effect", card=use.card, target=t)
+                continue
+            if can_counter:
+                countered = yield from counter_window(g, use.card, t, use)
+                if countered:
+                    g.emit("countered", card=use.card, target=t)
+                    continue
+            if spec.effect is not None:
+                yield from _run(spec.effect, use_frame(g, use, t))
+            yield from fire(g, "after_effect", ev)
+        finally:
+            g.pop(ev)
+    if spec.finish is not None:
+        yield from _run(spec.finish, use_frame(g, use))
+
+
+# ------------------------------------------------------------------ view-as & card choices
+
+
+def choice_pool(g: "Game", player: Player, choice: CardChoice) -> list[Card]:
+    return player.cards_in(choice.zones)
+
+
+def choice_step_ok(g: "Game", player: Player, choice: CardChoice, chosen: Sequence[Card], card: Card) -> bool:
+    if card in chosen or card.zone is None or card.zone.owner is not player or card.zone.name not in choice.zones:
+        return False
+    if choice.max is not None and len(chosen) >= choice.max:
+        return False
+    if choice.filter is None:
+        return True
+    return bool(choice.filter(Frame(g, {"me": player, "it": card, "chosen": list(chosen)})))
+
+
+def check_choice(g: "Game", player: Player, choice: CardChoice, cards: Sequence[Card]) -> Optional[str]:
+    hi = choice.max if choice.max is not None else 10**6
+    if not choice.min <= len(cards) <= hi:
+        return f"choose {choice.min}{'' if choice.max == choice.min else ' or more'} card(s), not {len(cards)}"
+    for i, c in enumerate(cards):
+        if not choice_step_ok(g, player, choice, list(cards[:i]), c):
+            return f"{c.label()} cannot be chosen here"
+    return None
+
+
+def greedy_choice(g: "Game", player: Player, choice: CardChoice) -> Optional[list[Card]]:
+    chosen: list[Card] = []
+    for c in choice_pool(g, player, choice):
+        if len(chosen) >= choice.min:
+            break
+        if choice_step_ok(g, player, choice, chosen, c):
+            chosen.append(c)
+    return chosen if len(chosen) >= choice.min else None
+
+
+def view_as_card(g: "Game", skill: Skill, va: ViewAs, cards: Sequence[Card]) -> VirtualCard:
+    return VirtualCard(g.content.cards[va.card], cards, skill.id)
+
+
+def view_as_available(g: "Game", player: Player, va: ViewAs, mode: str) -> bool:
+    if mode not in va.modes:
+        return False
+    if va.condition is not None and not va.condition(Frame(g, {"me": player})):
+        return False
+    return True
+
+
+# ------------------------------------------------------------------ play phase
+
+
+def play_options(g: "Game", player: Player) -> list[PlayOption]:
+    """Everything the player may do now in their play phase."""
+    opts: list[PlayOption] = []
+    for card in player.hand.cards:
+        if usable_in_play(g, player, card):
+            opts.append(PlayOption(card.label(), card=card))
+    for skill in g.active_skills(player):
+        for i, va in enumerate(skill.view_as):
+            kind = g.content.cards[va.card]
+            if kind.use is None or not kind.use.in_play or not view_as_available(g, player, va, "use"):
+                continue
+            pick = greedy_choice(g, player, va.cards)
+            if pick is None:
+                continue
+            if usable_in_play(g, player, view_as_card(g, skill, va, pick)):
+                opts.append(PlayOption(f"{skill.id} as {va.card}", skill=skill, view_as=i, as_card=va.card))
+        if skill.active is not None and active_available(g, player, skill):
+            opts.append(PlayOption(skill.id, skill=skill, active=True))
+    return opts
+
+
+def active_available(g: "Game", player: Player, skill: Skill) -> bool:
+    spec = skill.active
+    assert spec is not None
+    if spec.limit is not None and player.skill_uses.get((skill.id, "phase"), 0) >= spec.limit:
+        return False
+    if spec.condition is not None and not spec.condition(Frame(g, {"me": player})):
+        return False
+    if spec.cards is not None and greedy_choice(g, player, spec.cards) is None:
+        return False
+    if spec.targets is not None:
+        card = _active_card(g, skill)
+        lo = spec.targets.min
+        if len(_active_candidates(g, player, skill, card)) < max(lo, 1 if spec.targets.mode == "choose" else 0):
+            return False
+    return True
+
+
+def _active_card(g: "Game", skill: Skill) -> Optional[VirtualCard]:
+    spec = skill.active
+    assert spec is not None
+    if spec.as_card is None:
+        return None
+    return VirtualCard(g.content.cards[spec.as_card], (), skill.id)
+
+
+def _active_candidates(g: "Game", player: Player, skill: Skill, card: Optional[VirtualCard]) -> list[Player]:
+    spec = skill.active
+    assert spec is not None and spec.targets is not None
+    out = []
+    for p in g.alive_from(player):
+        frame = Frame(g, {"me": player, "target": p, "card": card})
+        if spec.targets.filter is not None and not spec.targets.filter(frame):
+            continue
+        if card is not None and forbids_target(g, player, p, card):
+            continue
+        out.append(p)
+    return out
+
+
+def option_card(g: "Game", opt: PlayOption, cards: Sequence[Card]) -> Optional[AnyCard]:
+    if opt.card is not None:
+        return opt.card
+    if opt.skill is not None and not opt.active:
+        return view_as_card(g, opt.skill, opt.skill.view_as[opt.view_as], cards)
+    if opt.skill is not None:
+        return _active_card(g, opt.skill)
+    return None
+
+
+def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
+    opts = play_options(g, player)
+    if not opts:
+        return None
+
+    def card_choices(opt: PlayOption) -> tuple[list[Card], int, Optional[int]]:
+        choice = _option_choice(opt)
+        if choice is None:
+            return [], 0, 0
+        return choice_pool(g, player, choice), choice.min, choice.max
+
+    def card_step(opt: PlayOption, chosen: list[Card], card: Card) -> bool:
+        choice = _option_choice(opt)
+        return choice is not None and choice_step_ok(g, player, choice, chosen, card)
+
+    def target_choices(opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
+        if opt.active and opt.skill is not None:
+            spec = opt.skill.active
+            assert spec is not None
+            if spec.targets is None:
+                return [], 0, 0
+            card = _active_card(g, opt.skill)
+            lo, hi = spec.targets.min, spec.targets.min
+            if spec.targets.max is not None:
+                hi = int(spec.targets.max(Frame(g, {"me": player, "card": card})))
+            return _active_candidates(g, player, opt.skill, card), lo, hi
+        card = option_card(g, opt, cards)
+        assert card is not None
+        spec = target_spec(card)
+        if auto_targets(g, player, card, spec) is not None:
+            return [], 0, 0
+        lo, hi = target_bounds(g, player, card, spec)
+        return candidates(g, player, card, spec), lo, hi
+
+    def validate(action: PlayAction) -> Optional[str]:
+        return validate_play(g, player, opts, action)
+
+    def secondary_choices(opt: PlayOption, cards: list[Card], target: Player, index: int) -> list[Player]:
+        card = option_card(g, opt, cards)
+        assert card is not None
+        return secondary_candidates(g, player, card, target_spec(card), target, index)
+
+    return PlayRequest(player, "play phase: use a card or a skill, or end the phase", options=opts,
+                       card_choices=card_choices, card_step=card_step, target_choices=target_choices,
+                       secondary_choices=secondary_choices, validate=validate)
+
+
+def _option_choice(opt: PlayOption) -> Optional[CardChoice]:
+    if opt.skill is None:
+        return None
+    if opt.active:
+        return opt.skill.active.cards if opt.skill.active else None
+    return opt.skill.view_as[opt.view_as].cards
+
+
+def find_option(opts: Sequence[PlayOption], action: PlayAction) -> Optional[PlayOption]:
+    for o in opts:
+        if action.card is not None and o.card is action.card:
+            return o
+        if action.card is None and o.skill is not None and o.skill.id == action.skill:
+            if o.active or o.view_as == action.view_as:
+                return o
+    return None
+
+
+def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action: PlayAction) -> Optional[str]:
+    opt = find_option(opts, action)
+    if opt is None:
+        what = action.card.label() if action.card is not None else (action.skill or "nothing")
+        return f"{player.name} cannot use {what} now"
+    if opt.active:
+        skill = opt.skill
+        assert skill is not None and skill.active is not None
+        spec = skill.active
+        if spec.cards is not None:
+            problem = check_choice(g, player, spec.cards, action.cards)
+            if problem:
+                return f"{skill.id}: {problem}"
+        elif action.cards:
+            return f"{skill.id} takes no cards"
+        if spec.targets is not None:
+            card = _active_card(g, skill)
+            cands = _active_candidates(g, player, skill, card)
+            lo, hi = spec.targets.min, spec.targets.min
+            if spec.targets.max is not None:
+                hi = int(spec.targets.max(Frame(g, {"me": player, "card": card})))
+            if not lo <= len(action.targets) <= hi:
+                return f"{skill.id} needs {lo if lo == hi else f'{lo} to {hi}'} target(s)"
+            if len({p.seat for p in action.targets}) != len(action.targets):
+                return "the same target was chosen twice"
+            for t in action.targets:
+                if t not in cands:
+                    return f"{t.name} is not a legal target of {skill.id}"
+        return None
+    if opt.card is not None:
+        card: AnyCard = opt.card
+    else:
+        assert opt.skill is not None
+        va = opt.skill.view_as[opt.view_as]
+        problem = check_choice(g, player, va.cards, action.cards)
+        if problem:
+            return f"{opt.skill.id}: {problem}"
+        card = view_as_card(g, opt.skill, va, action.cards)
+        if not usable_in_play(g, player, card):
+            return f"{card.label()} cannot be used now"
+    return check_targets(g, player, card, target_spec(card), action.targets,
+                         action.secondary)
+
+
+def perform(g: "Game", player: Player, action: PlayAction) -> "Gen":
+    """Carry out a validated play-phase action."""
+    if action.card is not None:
+        card: AnyCard = action.card
+        fixed = auto_targets(g, player, card)
+        targets = fixed if fixed is not None else list(action.targets)
+        yield from use_card(g, player, card, targets, secondary=action.secondary)
+        return
+    skill = next(s for s in g.active_skills(player) if s.id == action.skill)
+    if skill.active is not None and (not skill.view_as or action.view_as < 0):  # view_as -1: the active part
+        yield from run_active(g, player, skill, list(action.cards), list(action.targets))
+        return
+    va = skill.view_as[action.view_as]
+    vcard = view_as_card(g, skill, va, action.cards)
+    g.emit("skill", player=player, skill=skill.id, as_card=va.card, cards=action.cards)
+    fixed = auto_targets(g, player, vcard)
+    targets = fixed if fixed is not None else list(action.targets)
+    yield from use_card(g, player, vcard, targets, secondary=action.secondary)
+
+
+def run_active(g: "Game", player: Player, skill: Skill, cards: list[Card], targets: list[Player]) -> "Gen":
+    count_use(player, skill.id, "phase")
+    g.emit("skill", player=player, skill=skill.id, cards=cards, targets=targets)
+    assert skill.active is not None
+    frame = Frame(g, {"me": player, "cards": cards, "targets": targets,
+                      "target": targets[0] if targets else None})
+    yield from _run(skill.active.body, frame)
+
+
+def play_loop(g: "Game", player: Player) -> "Gen":
+    """The free actions of a play phase: use cards and skills until the player ends it."""
+    player.uses.clear()
+    was = g.acting
+    g.acting = True
+    try:
+        while player.alive and not g.end_turn and g.phase_active:
+            req = make_play_request(g, player)
+            if req is None:
+                break
+            action = yield req
+            if action is None:
+                break
+            yield from perform(g, player, action)
+    finally:
+        g.acting = was
+
+
+PlayChecker = Callable[[PlayAction], Optional[str]]

@@ -1,0 +1,192 @@
+"""What expressions can say: attributes, functions and their types.
+
+The compiler checks every attribute and call against these tables (so a typo
+is an error at its line and column) and compiles them to the getters here.
+
+Types are short strings: ``num``, ``bool``, ``text``, ``player``,
+``players``, ``card``, ``cards``, ``judge``, ``event:<kind>``, ``sym:<kind>``
+(a name such as a suit or a card name), ``list``, ``any`` and ``none``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from .model import COLOR, Player
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .frame import Frame
+
+Getter = Callable[[Any], Any]
+
+
+def _cards_in(zone: str) -> Getter:
+    return lambda p: list(p.zone(zone).cards) if p.zone(zone) is not None else []
+
+
+PLAYER_ATTRS: dict[str, tuple[str, Getter, str]] = {
+    "hp": ("num", lambda p: p.hp, "current HP"),
+    "max_hp": ("num", lambda p: p.max_hp, "maximum HP"),
+    "lost_hp": ("num", lambda p: p.lost_hp, "max HP minus HP"),
+    "wounded": ("bool", lambda p: p.hp < p.max_hp, "HP below max HP"),
+    "alive": ("bool", lambda p: p.alive, "alive"),
+    "dead": ("bool", lambda p: not p.alive, "dead"),
+    "dying": ("bool", lambda p: p.dying, "in the dying state (濒死)"),
+    "hand": ("cards", _cards_in("hand"), "hand cards"),
+    "equip": ("cards", _cards_in("equip"), "equipped cards"),
+    "judge": ("cards", _cards_in("judge"), "judge area, in placement order"),
+    "cards": ("cards", lambda p: p.hand.cards + p.equip.cards, "hand and equipped cards (牌)"),
+    "area_cards": ("cards", lambda p: p.hand.cards + p.equip.cards + p.judge.cards,
+                   "hand, equipped and judge-area cards (区域里的牌)"),
+    "hand_count": ("num", lambda p: len(p.hand), "number of hand cards"),
+    "hero": ("sym:hero", lambda p: p.hero.id, "hero id"),
+    "kingdom": ("sym:kingdom", lambda p: p.hero.kingdom, "kingdom (势力)"),
+    "gender": ("sym:gender", lambda p: p.hero.gender, "gender"),
+    "role": ("sym:role", lambda p: p.role, "role (身份)"),
+    "seat": ("num", lambda p: p.seat, "seat number, from 0"),
+    "face_down": ("bool", lambda p: p.face_down, "turned over"),
+}
+
+CARD_ATTRS: dict[str, tuple[str, Getter, str]] = {
+    "name": ("sym:card", lambda c: c.kind.id, "the card's name (its kind id)"),
+    "suit": ("sym:suit", lambda c: c.suit, "suit (none for a virtual card of several cards)"),
+    "color": ("sym:color", lambda c: c.color, "red, black or none"),
+    "rank": ("num", lambda c: c.rank, "1 (A) .. 13 (K); 0 when it has none"),
+    "type": ("sym:type", lambda c: c.kind.type, "basic, trick or equip"),
+    "slot": ("sym:slot", lambda c: c.kind.equip.slot if c.kind.equip else None, "equipment slot, or none"),
+    "range": ("num", lambda c: c.kind.equip.range if c.kind.equip and c.kind.equip.range else 0,
+              "a weapon's range"),
+    "delayed": ("bool", lambda c: c.kind.delayed is not None, "a delayed trick"),
+    "cards": ("cards", lambda c: list(c.physical), "the physical cards it is made of"),
+    "virtual": ("bool", lambda c: bool(c.virtual), "made by a skill or an effect"),
+    "skill": ("sym:skill", lambda c: c.skill, "the skill that made it, or none"),
+    "owner": ("player", lambda c: c.owner, "the player whose area holds it, or none"),
+    "zone": ("sym:zone", lambda c: c.zone.name if c.zone is not None else None, "the zone it is in"),
+}
+
+JUDGE_ATTRS: dict[str, tuple[str, Getter, str]] = {
+    "card": ("card", lambda j: j.card, "the final judge card"),
+    "suit": ("sym:suit", lambda j: j.suit, "the result's suit"),
+    "color": ("sym:color", lambda j: j.color, "the result's colour"),
+    "rank": ("num", lambda j: j.rank, "the result's rank"),
+    "player": ("player", lambda j: j.player, "who judged"),
+}
+
+EVENT_COMMON: dict[str, tuple[str, Getter, str]] = {
+    "cancelled": ("bool", lambda e: e.cancelled, "cancelled by a trigger"),
+}
+
+LIST_ATTRS: dict[str, tuple[str, Getter, str]] = {
+    "count": ("num", lambda xs: len(xs) if xs is not None else 0, "number of items"),
+    "empty": ("bool", lambda xs: not xs, "no items"),
+}
+
+SYMBOLS: dict[str, tuple[str, ...]] = {
+    "suit": ("spade", "heart", "club", "diamond"),
+    "color": ("red", "black"),
+    "type": ("basic", "trick", "equip"),
+    "nature": ("normal", "fire", "thunder"),
+    "zone": ("hand", "equip", "judge", "draw_pile", "discard_pile", "processing"),
+}
+
+
+def element_type(t: str) -> str:
+    return {"players": "player", "cards": "card"}.get(t, "any")
+
+
+def list_type(t: str) -> str:
+    return {"player": "players", "card": "cards"}.get(t, "list")
+
+
+# ------------------------------------------------------------------ functions
+
+
+def _count(f: "Frame", xs: Any) -> int:
+    return len(xs) if xs is not None else 0
+
+
+def _first(f: "Frame", xs: Any) -> Any:
+    return xs[0] if xs else None
+
+
+def _reversed(f: "Frame", xs: Any) -> Any:
+    return list(reversed(xs or []))
+
+
+def _seat_distance(f: "Frame", a: Player, b: Player) -> int:
+    from .quantities import seat_distance
+
+    return seat_distance(f.game, a, b)
+
+
+def _after(f: "Frame", p: Player) -> list[Player]:
+    return f.game.after(p)
+
+
+def _next(f: "Frame", p: Player) -> Optional[Player]:
+    return f.game.next_alive(p)
+
+
+def _option(f: "Frame", name: str) -> Any:
+    return f.game.option(name)
+
+
+def _color_of(f: "Frame", suit: str) -> str:
+    return COLOR.get(suit, "none")
+
+
+def _min(f: "Frame", *xs: Any) -> Any:
+    return min(xs)
+
+
+def _max(f: "Frame", *xs: Any) -> Any:
+    return max(xs)
+
+
+def _role_count(f: "Frame", role: str) -> int:
+    return sum(1 for p in f.game.players if p.alive and p.role == role)
+
+
+# name -> (argument types, result type, implementation, doc); "*" repeats the last
+FUNCTIONS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
+    "count": (("list",), "num", _count, "number of items of a list"),
+    "first": (("list",), "elem", _first, "first item of a list, or none"),
+    "reversed": (("list",), "same", _reversed, "the list backwards (judge area: last placed first)"),
+    "min": (("num", "*"), "num", _min, "smallest number"),
+    "max": (("num", "*"), "num", _max, "largest number"),
+    "seat_distance": (("player", "player"), "num", _seat_distance,
+                      "seats apart the shorter way round, dead seats skipped"),
+    "after": (("player",), "players", _after, "living players after one in seat order"),
+    "next": (("player",), "player", _next, "the next living player"),
+    "option": (("text",), "any", _option, "a rules option's value"),
+    "color_of": (("sym:suit",), "sym:color", _color_of, "the colour of a suit"),
+    "alive_with_role": (("sym:role",), "num", _role_count, "how many living players have a role"),
+}
+
+# comprehension functions: f(x from xs where cond)
+COMPREHENSIONS = {
+    "count": "num",
+    "any": "bool",
+    "all": "bool",
+    "first": "elem",
+    "select": "same",
+}
+
+# player methods: name -> (argument types, result, implementation(player, frame, *args), doc)
+PLAYER_METHODS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
+    "mark": (("mark",), "num", lambda p, f, name: p.marks.get(name, 0), "the number of a mark"),
+    "has_skill": (("sym:skill",), "bool",
+                  lambda p, f, sid: any(s.id == sid for s in f.game.active_skills(p)), "has a skill now"),
+    "pile": (("text",), "cards", lambda p, f, name: list(p.piles[name].cards) if name in p.piles else [],
+             "the cards of a special pile"),
+    "can_use": (("sym:card",), "bool", lambda p, f, cid: _can_use(f, p, cid),
+                "could use a card of that name now (limits and targets)"),
+}
+
+
+def _can_use(f: "Frame", p: Player, cid: str) -> bool:
+    from .model import VirtualCard
+    from .use import has_targets, within_limit
+
+    card = VirtualCard(f.game.content.cards[cid])
+    return within_limit(f.game, p, card) and has_targets(f.game, p, card)
