@@ -366,6 +366,7 @@ class Loader:
         rules = [f for f in self.files if f.kind == "rules"]
         self.compile_rules([f.doc for f in rules])
         self.check_references()
+        self.content.env = self.env
         return self.content
 
     def source(self, doc: Document, path: PathKey) -> D.Source:

@@ -322,6 +322,7 @@ class Content:
     marks: dict[str, MarkDef] = field(default_factory=dict)
     signals: dict[str, str] = field(default_factory=dict)  # signal name -> subject field
     files: list[str] = field(default_factory=list)
+    env: Any = None  # the names content declares, for compiling expressions later (rule cases)
 
     def canonical(self, name: str) -> str:
         """The canonical id for an id or an alias (``sha`` -> ``slash``)."""

@@ -122,8 +122,9 @@ class Game:
         self.end_turn = False
         self.acting = False  # inside a play phase's free actions (uses count toward limits)
         self.phase_active = False
-        self.stop_at_phase: Optional[str] = None  # rule cases: stop after this phase
-        self.stop_after_turn = False
+        self.stop_at_phase: Optional[str] = None  # rule cases: stop once this phase has ended
+        self.stop_turns: Optional[int] = None  # rule cases: stop after this many turns
+        self.stop_requested = False
         self._gen: Optional[Gen] = None
         self._trigger_index: dict[str, list[Trigger]] = {}
         for tr in rules.triggers:

@@ -205,17 +205,19 @@ def run_game(g: "Game") -> "Gen":
             g.pop(ev)
         player = g.current
         assert player is not None
+        played = 0
         while True:
             if player.alive:
                 yield from run_turn(g, player, start_phase)
                 start_phase = None
+                played += 1
+            if g.stop_requested or (g.stop_turns is not None and played >= g.stop_turns):
+                g.result = GameResult([], [], "stopped", g.turn_number, g.steps)
+                return
             if g.turn_number >= g.limits.turns:
                 from .errors import LimitExceeded
 
                 raise LimitExceeded("turn", g.limits.turns)
-            if g.stop_after_turn:
-                g.result = GameResult([], [], "stopped", g.turn_number, g.steps)
-                return
             nxt = g.next_alive(player) if player.alive else _next_seat_alive(g, player)
             if nxt is None:
                 raise GameOver([], "nobody is left alive")
@@ -259,7 +261,7 @@ def run_turn(g: "Game", player: Player, start_phase: Optional[str] = None) -> "G
                 break
             yield from run_phase(g, player, ph)
             if g.stop_at_phase is not None and ph.id == g.stop_at_phase:
-                g.stop_after_turn = True
+                g.stop_requested = True
                 return
         if player.alive:
             yield from fire(g, "turn_end", ev)

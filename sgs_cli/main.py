@@ -1,0 +1,265 @@
+"""The ``sgs`` command: validate content, list it, run rule cases, simulate, play.
+
+Every command takes ``--content DIR`` (a content tree with cards/, heroes/ and
+rules/) instead of the built-in content. Errors are printed as sentences (or
+``file:line:col`` diagnostics), never as tracebacks. Exit codes: 0 success,
+1 a failure (content errors, failed cases, games with errors), 2 usage.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import click
+
+from sgs_dsl.errors import ContentError, format_diagnostics
+from sgs_runtime.errors import SgsError
+
+CONTENT_HELP = "a content tree (cards/, heroes/, rules/) to use instead of the built-in one"
+
+
+def _content_option(f: Any) -> Any:
+    return click.option("--content", "content_dir", type=click.Path(file_okay=False, path_type=Path),
+                        default=None, help=CONTENT_HELP)(f)
+
+
+def _load(content_dir: Optional[Path]) -> Any:
+    from sgs_dsl.loader import load_content
+
+    if content_dir is not None and not content_dir.is_dir():
+        raise click.UsageError(f"the content folder {content_dir} does not exist")
+    try:
+        return load_content(content_dir)
+    except ContentError as exc:
+        click.echo(format_diagnostics(exc.diagnostics, "text"), err=True)
+        click.echo(f"{len(exc.errors)} error(s) in the content; fix them first (sgs validate).", err=True)
+        sys.exit(1)
+
+
+def _fail(message: str, code: int = 1) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sgs-engine")
+def main() -> None:
+    """A declarative rules engine for Sanguosha (三国杀)."""
+
+
+# ---------------------------------------------------------------------- validate
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
+              help="text: path:line:col: CODE message; github: workflow annotations; json: a list of objects")
+@_content_option
+def validate(paths: tuple[Path, ...], fmt: str, content_dir: Optional[Path]) -> None:
+    """Check content files: the built-in content, a --content tree, or PATHs of a pack.
+
+    A PATH (file or folder) is checked together with the built-in packs it uses.
+    Exit 0 when clean, 1 with errors, 2 on usage errors.
+    """
+    from sgs_dsl.loader import check_content
+
+    for p in paths:
+        if not p.exists():
+            raise click.UsageError(f"{p} does not exist")
+    if content_dir is not None and not content_dir.is_dir():
+        raise click.UsageError(f"the content folder {content_dir} does not exist")
+    diags = check_content(content_dir, list(paths))
+    errors = [d for d in diags if d.severity == "error"]
+    if fmt == "json":
+        click.echo(format_diagnostics(diags, "json"))
+    elif diags:
+        click.echo(format_diagnostics(diags, fmt))
+    if fmt == "text":
+        click.echo(f"{len(errors)} error(s)" if errors else "content is valid", err=bool(errors))
+    sys.exit(1 if errors else 0)
+
+
+# ---------------------------------------------------------------------- list
+
+
+@main.command("list")
+@click.argument("what", type=click.Choice(["cards", "deck", "heroes", "skills", "rules"]))
+@click.option("--pack", default=None, help="only this pack")
+@click.option("--json", "as_json", is_flag=True, help="print JSON")
+@_content_option
+def list_(what: str, pack: Optional[str], as_json: bool, content_dir: Optional[Path]) -> None:
+    """List cards, the deck, heroes, skills or rules files."""
+    from sgs_runtime.catalog import LISTS
+
+    content = _load(content_dir)
+    rows = LISTS[what](content, pack)
+    if pack is not None and not rows and what != "rules":
+        _fail(f"no pack '{pack}' has {what}", 1)
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    for r in rows:
+        click.echo(_row_text(what, r))
+    click.echo(f"{len(rows)} {what}", err=True)
+
+
+def _row_text(what: str, r: dict[str, Any]) -> str:
+    if what == "deck":
+        from sgs_runtime.model import SUIT_SIGN, rank_text
+
+        return f"{r['name_zh']:<6} {r['id']:<18} {SUIT_SIGN[r['suit']]}{rank_text(r['rank'])}"
+    if what == "heroes":
+        return (f"{r['name_zh']:<5} {r['id']:<16} {r['kingdom']:<5} {r['gender']:<7} hp {r['hp']}  "
+                f"{', '.join(r['skills'])}")
+    if what == "skills":
+        flags = ("locked " if r["locked"] else "") + ("lord " if r["lord"] else "")
+        return f"{r['name_zh']:<6} {r['id']:<22} {flags}{'/'.join(r['kinds'])}"
+    if what == "rules":
+        ext = f" (extends {r['extends']})" if r["extends"] else ""
+        return f"{r['id']:<16} {r['name_zh']} / {r['name_en']}{ext}"
+    return f"{r['name_zh']:<8} {r['id']:<18} {r['type']:<6} x{r['in_deck']}"
+
+
+# ---------------------------------------------------------------------- scenarios
+
+
+@main.group()
+def scenario() -> None:
+    """Rule cases (tests/scenarios): tables set by hand and what must hold."""
+
+
+@scenario.command("run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="print a JSON report")
+@click.option("--verbose", "-v", is_flag=True, help="print passing cases too")
+@_content_option
+def scenario_run(paths: tuple[Path, ...], as_json: bool, verbose: bool, content_dir: Optional[Path]) -> None:
+    """Run rule cases; print each failure and end with 'N passed, M failed'."""
+    from sgs_dsl.scenarios import run_path, scenario_files
+
+    for p in paths:
+        if not p.exists():
+            raise click.UsageError(f"{p} does not exist")
+    if not scenario_files(list(paths)):
+        raise click.UsageError("no rule-case files (*.yaml) were found")
+    content = _load(content_dir)
+    results = run_path(content, list(paths))
+    passed = sum(1 for r in results if r.passed)
+    failed = len(results) - passed
+    if as_json:
+        click.echo(json.dumps({"passed": passed, "failed": failed, "cases": [r.as_dict() for r in results]},
+                              ensure_ascii=False, indent=2))
+    else:
+        for r in results:
+            if not r.passed:
+                click.echo(f"FAIL {r.file}: {r.name}: {r.reason}")
+            elif verbose:
+                click.echo(f"ok   {r.file}: {r.name}")
+        click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(0 if failed == 0 else 1)
+
+
+# ---------------------------------------------------------------------- simulate
+
+
+@main.command()
+@click.option("--players", type=click.IntRange(2, 10), default=5, show_default=True)
+@click.option("--games", type=click.IntRange(1, None), default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--rules", "rules_id", default="identity", show_default=True, help="rules file id")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--heroes", default=None, help="comma-separated hero ids to choose from (default: the rules' packs)")
+@click.option("--agents", default="random", show_default=True, help="bots: random")
+@click.option("--json", "as_json", is_flag=True, help="print the JSON report")
+@click.option("--progress/--no-progress", default=None, help="a progress bar on stderr (default: for long runs)")
+@_content_option
+def simulate(players: int, games: int, seed: int, rules_id: str, workers: int, heroes: Optional[str], agents: str,
+             as_json: bool, progress: Optional[bool], content_dir: Optional[Path]) -> None:
+    """Play bot games and report win rates; the same seed gives the same result."""
+    from sgs_runtime.simulate import simulate as run
+
+    content = _load(content_dir)
+    pool = [h.strip() for h in heroes.split(",") if h.strip()] if heroes else None
+    if pool:
+        unknown = [h for h in pool if content.canonical(h) not in content.heroes]
+        if unknown:
+            raise click.UsageError(f"unknown hero(es): {', '.join(unknown)}")
+        pool = [content.canonical(h) for h in pool]
+    try:
+        rules = content.ruleset(rules_id)
+    except SgsError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not rules.players_min <= players <= rules.players_max or players not in rules.role_tables:
+        raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players "
+                               f"(role tables for {sorted(rules.role_tables)})")
+    show = progress if progress is not None else (games >= 200 and sys.stderr.isatty())
+    try:
+        if show:
+            with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
+                rep = run(content, rules_id=rules.id, players=players, games=games, seed=seed, workers=workers,
+                          content_dir=str(content_dir) if content_dir else None, agents=agents, hero_pool=pool,
+                          progress=bar.update)
+        else:
+            rep = run(content, rules_id=rules.id, players=players, games=games, seed=seed, workers=workers,
+                      content_dir=str(content_dir) if content_dir else None, agents=agents, hero_pool=pool)
+    except SgsError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        click.echo(json.dumps(rep, ensure_ascii=False, indent=2))
+    else:
+        _print_report(rep)
+    sys.exit(1 if rep["errors"] else 0)
+
+
+def _print_report(rep: dict[str, Any]) -> None:
+    click.echo(f"{rep['games']} games, {rep['players']} players, rules {rep['rules']}, seed {rep['seed']}: "
+               f"{rep['errors']} errors, {rep['limits']} hit a limit, {rep['draws']} draws")
+    for role, w in rep["win_rates"].items():
+        lo, hi = w["ci95"]
+        click.echo(f"  {role:<10} won {rep['wins'][role]:>5}  {w['rate']:.1%}  (95% {lo:.1%}–{hi:.1%})")
+    click.echo(f"  mean turns {rep['turns_mean']}, {rep['games_per_second']} games/s")
+    for s in rep["error_samples"]:
+        click.echo(f"  error in game {s['game']} (seed {s['seed']}): {s['error'].splitlines()[0]}")
+
+
+# ---------------------------------------------------------------------- play
+
+
+@main.command()
+@click.option("--players", type=click.IntRange(2, 10), default=5, show_default=True)
+@click.option("--seed", type=int, default=None, help="seed (default: random)")
+@click.option("--rules", "rules_id", default="identity", show_default=True)
+@click.option("--seat", type=int, default=0, show_default=True, help="your seat")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="write the JSON-lines event log here")
+@_content_option
+def play(players: int, seed: Optional[int], rules_id: str, seat: int, log_file: Optional[Path],
+         content_dir: Optional[Path]) -> None:
+    """Play a game in the terminal against bots."""
+    import random
+
+    from .terminal import play_terminal
+
+    content = _load(content_dir)
+    try:
+        rules = content.ruleset(rules_id)
+    except SgsError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not 0 <= seat < players:
+        raise click.UsageError(f"--seat must be between 0 and {players - 1}")
+    seed = seed if seed is not None else random.randrange(1 << 30)
+    try:
+        play_terminal(content, rules, players, seed, seat, log_file)
+    except SgsError as exc:
+        _fail(str(exc))
+    except (KeyboardInterrupt, EOFError, click.Abort):
+        click.echo("\ngame abandoned")
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,539 @@
+"""Rule cases: a table set by hand, scripted decisions, and what must hold.
+
+A rule case (docs/scenarios.md) is a YAML file. :func:`run_file` loads it,
+builds the table, plays the game with the scripted decisions and checks the
+expectations::
+
+    >>> from sgs_dsl.scenarios import run_path                       # doctest: +SKIP
+    >>> results = run_path("tests/scenarios")                        # doctest: +SKIP
+
+Scripted decisions are matched to requests per seat, in order. An optional
+request with no fitting decision is declined; a mandatory one fails the case
+with a message saying what was asked. A ``refuse`` decision must be rejected
+by the engine, or the case fails.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence
+
+from sgs_runtime.definitions import Content
+from sgs_runtime.errors import GameError, IllegalDecision, LimitExceeded, SgsError
+from sgs_runtime.frame import Frame
+from sgs_runtime.game import Game, Limits, SeatSetup, TableSetup
+from sgs_runtime.model import SIGN_SUIT, SUIT_SIGN, TEXT_RANK, Card, Player, rank_text
+from sgs_runtime.requests import (ArrangeRequest, CardsRequest, ConfirmRequest, OptionRequest, PlayAction,
+                                  PlayersRequest, PlayRequest, Request, RespondRequest, Response)
+
+from .compiler import Compiler, Scope
+from .errors import ContentError, Diagnostic
+from .loader import schema_errors
+from .parser import Origin, SyntaxProblem, parse_expression
+from .yamlsafe import Document, load_file
+
+CARD_RE = re.compile(r"^([a-z][a-z0-9_]*) +([SHCD]|♠|♥|♣|♦)(10|[2-9]|[AJQK])$")
+
+
+class CaseFailure(Exception):
+    """The case does not hold; the message says why."""
+
+
+@dataclass
+class CaseResult:
+    file: str
+    name: str
+    passed: bool
+    reason: str = ""
+    line: int = 1
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "name": self.name, "passed": self.passed, "reason": self.reason,
+                "line": self.line}
+
+
+def parse_card(text: str) -> tuple[str, str, int]:
+    m = CARD_RE.match(text.strip())
+    if not m:
+        raise CaseFailure(f"'{text}' is not a card (write ID SUITRANK, e.g. 'slash S7')")
+    name, suit, rank = m.groups()
+    return name, SIGN_SUIT[suit], TEXT_RANK.get(rank) or int(rank)
+
+
+def card_label(text: str) -> str:
+    """'slash S7' -> 'slash ♠7' (the log's spelling)."""
+    name, suit, rank = parse_card(text)
+    return f"{name} {SUIT_SIGN[suit]}{rank_text(rank)}"
+
+
+class _Case:
+    def __init__(self, content: Content, doc: Document) -> None:
+        self.content = content
+        self.doc = doc
+        self.data: dict[str, Any] = doc.data
+        self.next_id = 1000
+        self.names: dict[str, int] = {}
+
+    # ------------------------------------------------------------ table
+
+    def card(self, text: str, path: tuple[Any, ...]) -> Card:
+        name, suit, rank = parse_card(text)
+        canon = self.content.canonical(name)
+        kind = self.content.cards.get(canon)
+        if kind is None:
+            raise CaseFailure(self._at(path, f"unknown card '{name}'"))
+        self.next_id += 1
+        return Card(self.next_id, kind, suit, rank)
+
+    def cards(self, items: Sequence[str], path: tuple[Any, ...]) -> list[Card]:
+        return [self.card(t, path + (i,)) for i, t in enumerate(items or [])]
+
+    def _at(self, path: tuple[Any, ...], message: str) -> str:
+        line, col = self.doc.position(path)
+        return f"line {line}: {message}"
+
+    def table(self) -> TableSetup:
+        seats = []
+        for i, s in enumerate(self.data["seats"]):
+            hero = self.content.canonical(s["hero"])
+            if hero not in self.content.heroes:
+                raise CaseFailure(self._at(("seats", i, "hero"), f"unknown hero '{s['hero']}'"))
+            self.names[hero] = i
+            seats.append(SeatSetup(
+                hero=hero, role=s["role"], hp=s.get("hp"), max_hp=s.get("max_hp"), alive=s.get("alive", True),
+                hand=self.cards(s.get("hand", []), ("seats", i, "hand")),
+                equip=self.cards(s.get("equip", []), ("seats", i, "equip")),
+                judge=self.cards(s.get("judge", []), ("seats", i, "judge")),
+                marks=dict(s.get("marks", {})),
+                piles={k: self.cards(v, ("seats", i, "piles", k)) for k, v in (s.get("piles") or {}).items()}))
+        turn = self.data.get("turn", 0)
+        current = self.seat_index(turn, ("turn",))
+        return TableSetup(seats, self.cards(self.data.get("draw_pile", []), ("draw_pile",)),
+                          self.cards(self.data.get("discard_pile", []), ("discard_pile",)),
+                          [self.content.canonical(h) for h in self.data.get("unused_heroes", [])], current,
+                          self.data.get("phase"))
+
+    def seat_index(self, ref: Any, path: tuple[Any, ...]) -> int:
+        if isinstance(ref, int):
+            if not 0 <= ref < len(self.data["seats"]):
+                raise CaseFailure(self._at(path, f"there is no seat {ref}"))
+            return ref
+        text = str(ref)
+        if re.fullmatch(r"seat\d+", text):
+            return self.seat_index(int(text[4:]), path)
+        canon = self.content.canonical(text)
+        if canon not in self.names:
+            raise CaseFailure(self._at(path, f"no seat is '{text}' (seats: {', '.join(self.names)})"))
+        return self.names[canon]
+
+
+class _Script:
+    """Answers requests from the scripted decisions."""
+
+    def __init__(self, case: _Case, game: Game) -> None:
+        self.case = case
+        self.game = game
+        self.queues: dict[int, list[tuple[int, Any]]] = {}
+        for i, item in enumerate(case.data.get("decisions", []) or []):
+            (who, decision), = item.items()
+            seat = case.seat_index(who, ("decisions", i))
+            self.queues.setdefault(seat, []).append((i, decision))
+
+    def player(self, ref: Any, where: tuple[Any, ...]) -> Player:
+        return self.game.players[self.case.seat_index(ref, where)]
+
+    def find_card(self, text: str, pool: Iterable[Card], where: tuple[Any, ...]) -> Card:
+        name, suit, rank = parse_card(text)
+        canon = self.case.content.canonical(name)
+        for c in pool:
+            if c.base.id == canon and c.suit == suit and c.rank == rank:
+                return c
+        raise CaseFailure(self.case._at(where, f"'{text}' is not among the cards that can be chosen here"))
+
+    def seat_cards(self, p: Player) -> list[Card]:
+        return p.all_cards() + list(self.game.processing.cards)
+
+    # ------------------------------------------------------------ matching
+
+    def answer(self, req: Request) -> Any:
+        seat = req.player.seat
+        queue = self.queues.get(seat, [])
+        while True:
+            if not queue:
+                if req.optional:
+                    return req.decline()
+                raise CaseFailure(f"{req.player.name} was asked to {req.prompt} ({req.kind}), "
+                                  "and no decision is scripted for it")
+            index, decision = queue[0]
+            where = ("decisions", index, req.player.name)
+            if isinstance(decision, dict) and "refuse" in decision:
+                if not self.fits(req, decision["refuse"]):
+                    if req.optional:
+                        return req.decline()
+                    raise CaseFailure(self._mismatch(req, decision))
+                queue.pop(0)
+                ans = self.build(req, decision["refuse"], where)
+                try:
+                    req.check(ans)
+                except IllegalDecision as exc:
+                    word = decision.get("reason")
+                    if word and word.lower() not in str(exc).lower():
+                        raise CaseFailure(self.case._at(where, f"the decision was refused, but for another reason: "
+                                                               f"{exc}")) from None
+                    self.game.emit("refused", player=req.player, reason=str(exc))
+                    continue
+                raise CaseFailure(self.case._at(where, f"the engine accepted {self._show(decision['refuse'])} "
+                                                       f"from {req.player.name}, which must be refused"))
+            if not self.fits(req, decision):
+                if req.optional:
+                    return req.decline()
+                raise CaseFailure(self._mismatch(req, decision))
+            queue.pop(0)
+            ans = self.build(req, decision, where)
+            try:
+                req.check(ans)
+            except IllegalDecision as exc:
+                raise CaseFailure(self.case._at(where, f"the engine refused {self._show(decision)} from "
+                                                       f"{req.player.name}: {exc}")) from None
+            return ans
+
+    def _show(self, decision: Any) -> str:
+        if isinstance(decision, str):
+            return f"'{decision}'"
+        return "{" + ", ".join(f"{k}: {v}" for k, v in decision.items()) + "}"
+
+    def _mismatch(self, req: Request, decision: Any) -> str:
+        return (f"{req.player.name} was asked to {req.prompt} ({req.kind}), but the next scripted decision for "
+                f"{req.player.name} is {self._show(decision)}")
+
+    def fits(self, req: Request, d: Any) -> bool:
+        if d == "pass":
+            return req.optional
+        if isinstance(req, PlayRequest):
+            return d == "end" or (isinstance(d, dict) and ("use" in d or "skill" in d))
+        if isinstance(req, RespondRequest):
+            return isinstance(d, dict) and ("respond" in d or ("skill" in d and "use" not in d))
+        if isinstance(req, ConfirmRequest):
+            if d in ("yes", "no"):
+                return True
+            if isinstance(d, dict):
+                sid = d.get("invoke") or d.get("decline")
+                if sid is None:
+                    return False
+                return req.skill is not None and self.case.content.canonical(sid) == req.skill
+            return False
+        if isinstance(req, (CardsRequest, PlayersRequest, OptionRequest)):
+            return isinstance(d, dict) and "choose" in d
+        if isinstance(req, ArrangeRequest):
+            return isinstance(d, dict) and "arrange" in d
+        return False
+
+    def build(self, req: Request, d: Any, where: tuple[Any, ...]) -> Any:
+        if d in ("pass", "end"):
+            return req.decline()
+        if d in ("yes", "no"):
+            return d == "yes"
+        assert isinstance(d, dict)
+        if isinstance(req, ConfirmRequest):
+            return "invoke" in d
+        if isinstance(req, PlayRequest):
+            return self.play_action(req, d, where)
+        if isinstance(req, RespondRequest):
+            return self.response(req, d, where)
+        if isinstance(req, CardsRequest):
+            items = d["choose"] if isinstance(d["choose"], list) else [d["choose"]]
+            chosen: list[Card] = []
+            for t in items:
+                c = self.find_card(str(t), [c for c in req.candidates if c not in chosen], where)
+                chosen.append(c)
+            return chosen
+        if isinstance(req, PlayersRequest):
+            items = d["choose"] if isinstance(d["choose"], list) else [d["choose"]]
+            return [self.player(t, where) for t in items]
+        if isinstance(req, OptionRequest):
+            choice = d["choose"]
+            if isinstance(choice, int):
+                return choice
+            for i, label in enumerate(req.options):
+                if str(label) == str(choice):
+                    return i
+            for i, label in enumerate(req.options):
+                if str(label).lower().startswith(str(choice).lower()):
+                    return i
+            raise CaseFailure(self.case._at(where, f"'{choice}' is not an option; the options are "
+                                                   f"{', '.join(map(str, req.options))}"))
+        if isinstance(req, ArrangeRequest):
+            spec = d["arrange"]
+            top = [self.find_card(t, req.cards, where) for t in spec.get("top", [])]
+            bottom = [self.find_card(t, req.cards, where) for t in spec.get("bottom", [])]
+            return (top, bottom)
+        return req.decline()
+
+    def _targets(self, d: dict[str, Any], key: str, where: tuple[Any, ...]) -> list[Player]:
+        raw = d.get(key, [])
+        items = raw if isinstance(raw, list) else [raw]
+        return [self.player(t, where) for t in items]
+
+    def _view_as_index(self, sid: str, d: dict[str, Any], where: tuple[Any, ...]) -> int:
+        skill = self.case.content.skills.get(self.case.content.canonical(sid))
+        if skill is None:
+            raise CaseFailure(self.case._at(where, f"unknown skill '{sid}'"))
+        if "as" in d:
+            want = self.case.content.canonical(d["as"])
+            for i, va in enumerate(skill.view_as):
+                if va.card == want:
+                    return i
+            raise CaseFailure(self.case._at(where, f"{sid} cannot make a {d['as']}"))
+        if skill.active is not None and not skill.view_as:
+            return 0
+        if skill.active is not None:
+            return -1
+        return 0
+
+    def play_action(self, req: PlayRequest, d: dict[str, Any], where: tuple[Any, ...]) -> PlayAction:
+        p = req.player
+        if "use" in d:
+            card = self.find_card(d["use"], p.hand.cards, where)
+            return PlayAction(card=card, targets=self._targets(d, "targets", where),
+                              secondary=self._targets(d, "then", where))
+        sid = self.case.content.canonical(d["skill"])
+        cards = [self.find_card(t, self.seat_cards(p), where) for t in d.get("cards", [])]
+        return PlayAction(skill=sid, cards=cards, targets=self._targets(d, "targets", where),
+                          view_as=self._view_as_index(sid, d, where), secondary=self._targets(d, "then", where))
+
+    def response(self, req: RespondRequest, d: dict[str, Any], where: tuple[Any, ...]) -> Response:
+        p = req.player
+        if "respond" in d:
+            return Response(card=self.find_card(d["respond"], p.hand.cards, where))
+        sid = self.case.content.canonical(d["skill"])
+        cards = [self.find_card(t, self.seat_cards(p), where) for t in d.get("cards", [])]
+        return Response(skill=sid, cards=cards, view_as=self._view_as_index(sid, d, where) if "as" in d else
+                        next((o.view_as for o in req.options if o.skill is not None and o.skill.id == sid), 0))
+
+    def leftovers(self) -> list[str]:
+        out = []
+        for seat, queue in sorted(self.queues.items()):
+            for index, decision in queue:
+                if decision in ("pass", "end"):
+                    continue  # a player with nothing left to do is not asked
+                out.append(f"{self.game.players[seat].name}: {self._show(decision)}")
+        return out
+
+
+def _matches(record: dict[str, Any], pattern: dict[str, Any]) -> bool:
+    for key, want in pattern.items():
+        have = record.get(key)
+        want = _norm(want)
+        if isinstance(have, list) and not isinstance(want, list):
+            if want not in have:
+                return False
+        elif have != want:
+            return False
+    return True
+
+
+def _norm(value: Any) -> Any:
+    if isinstance(value, str) and CARD_RE.match(value):
+        return card_label(value)
+    if isinstance(value, list):
+        return [_norm(v) for v in value]
+    return value
+
+
+class _Checker:
+    def __init__(self, case: _Case, game: Game) -> None:
+        self.case = case
+        self.game = game
+
+    def problems(self) -> list[str]:
+        out: list[str] = []
+        out += self.expectations()
+        out += self.states()
+        out += self.winner()
+        out += self.events()
+        return out
+
+    def expectations(self) -> list[str]:
+        env = self.case.content.env
+        out = []
+        vars_ = {p.name: "player" for p in self.game.players}
+        vars_.update({"winners": "players", "game_over": "bool"})
+        values: dict[str, Any] = {p.name: p for p in self.game.players}
+        result = self.game.result
+        values["winners"] = [p for p in self.game.players if result and p.name in result.winners]
+        values["game_over"] = result is not None and result.reason not in ("stopped",)
+        values["me"] = self.game.current
+        vars_["me"] = "player"
+        for i, text in enumerate(self.case.data.get("expect", []) or []):
+            sc = self.case.doc.scalars.get(("expect", i))
+            line, col = (sc.line, sc.col) if sc else self.case.doc.position(("expect", i))
+            origin = Origin(self.case.doc.path, line, col)
+            try:
+                tree = parse_expression(text, origin)
+            except SyntaxProblem as exc:
+                out.append(exc.diagnostic.text())
+                continue
+            comp = Compiler(env, self.case.doc.path)
+            fn = comp.condition(tree, Scope(dict(vars_)))
+            if comp.diagnostics:
+                out.extend(d.text() for d in comp.diagnostics)
+                continue
+            try:
+                ok = fn(Frame(self.game, dict(values)))
+            except Exception as exc:  # an expectation that cannot be evaluated
+                out.append(f"line {line}: cannot evaluate '{text}': {exc}")
+                continue
+            if not ok:
+                out.append(f"line {line}: expected {text}")
+        return out
+
+    def _labels(self, cards: Iterable[Card]) -> list[str]:
+        return sorted(c.label() for c in cards)
+
+    def states(self) -> list[str]:
+        out = []
+        g = self.game
+        for key, facts in (self.case.data.get("state") or {}).items():
+            line = self.case.doc.position(("state", key))[0]
+            if key in ("draw_pile", "discard_pile", "processing"):
+                zone = getattr(g, key)
+                have = [c.label() for c in zone.cards]
+                if "cards" in facts and sorted(have) != sorted(card_label(t) for t in facts["cards"]):
+                    out.append(f"line {line}: {key} holds {have}, expected {[card_label(t) for t in facts['cards']]}")
+                for t in facts.get("contains", []) or []:
+                    if card_label(t) not in have:
+                        out.append(f"line {line}: {key} does not hold {card_label(t)}")
+                if "count" in facts and len(have) != facts["count"]:
+                    out.append(f"line {line}: {key} holds {len(have)} cards, expected {facts['count']}")
+                top = [card_label(t) for t in facts.get("top", []) or []]
+                if top and have[: len(top)] != top:
+                    out.append(f"line {line}: the top of {key} is {have[:len(top)]}, expected {top}")
+                continue
+            try:
+                p = g.players[self.case.seat_index(key, ("state", key))]
+            except CaseFailure as exc:
+                out.append(str(exc))
+                continue
+            for attr in ("hp", "max_hp", "alive", "role"):
+                if attr in facts and getattr(p, attr) != facts[attr]:
+                    out.append(f"line {line}: {p.name}.{attr} is {getattr(p, attr)}, expected {facts[attr]}")
+            if "hand_count" in facts and len(p.hand) != facts["hand_count"]:
+                out.append(f"line {line}: {p.name} holds {len(p.hand)} hand cards, expected {facts['hand_count']}")
+            for zone in ("hand", "equip", "judge"):
+                if zone in facts:
+                    have = self._labels(getattr(p, zone).cards)
+                    want = sorted(card_label(t) for t in facts[zone])
+                    if have != want:
+                        out.append(f"line {line}: {p.name}'s {zone} is {have}, expected {want}")
+            for t in facts.get("contains", []) or []:
+                if card_label(t) not in [c.label() for c in p.all_cards()]:
+                    out.append(f"line {line}: {p.name} does not hold {card_label(t)}")
+        return out
+
+    def winner(self) -> list[str]:
+        if "winners" not in self.case.data:
+            return []
+        line = self.case.doc.position(("winners",))[0]
+        result = self.game.result
+        if result is None or result.reason == "stopped":
+            return [f"line {line}: the game is not over"]
+        want = sorted(self.case.data["winners"])
+        if sorted(result.winner_roles) != want:
+            return [f"line {line}: the winners are {result.winner_roles or 'nobody'} ({result.reason}), "
+                    f"expected {want}"]
+        return []
+
+    def events(self) -> list[str]:
+        out = []
+        log = self.game.log
+        pos = 0
+        for i, pattern in enumerate(self.case.data.get("events", []) or []):
+            line = self.case.doc.position(("events", i))[0]
+            while pos < len(log) and not _matches(log[pos], pattern):
+                pos += 1
+            if pos >= len(log):
+                earlier = any(_matches(r, pattern) for r in log)
+                out.append(f"line {line}: no event {pattern}" + (" after the events before it" if earlier else ""))
+                break
+            pos += 1
+        for i, pattern in enumerate(self.case.data.get("absent", []) or []):
+            line = self.case.doc.position(("absent", i))[0]
+            hit = next((r for r in log if _matches(r, pattern)), None)
+            if hit is not None:
+                out.append(f"line {line}: event {pattern} must not happen, but it did: {hit}")
+        return out
+
+
+def run_document(content: Content, doc: Document) -> CaseResult:
+    name = str(doc.data.get("name", Path(doc.path).stem)) if isinstance(doc.data, dict) else doc.path
+    errs = schema_errors(doc, "scenario")
+    if errs:
+        return CaseResult(doc.path, name, False, "; ".join(e.text() for e in errs), errs[0].line)
+    case = _Case(content, doc)
+    data = doc.data
+    game: Optional[Game] = None
+    try:
+        try:
+            rules = content.ruleset(data.get("rules", "identity"))
+        except SgsError as exc:
+            raise CaseFailure(str(exc)) from None
+        unknown = [k for k in (data.get("options") or {}) if k not in rules.options]
+        if unknown:
+            raise CaseFailure(f"unknown option(s) {unknown} of rules '{rules.id}'")
+        table = case.table()
+        stop = data.get("stop", "turn")
+        limits = Limits(turns=60 if stop == "game" else 200)
+        game = Game(content, rules, seed=int(data.get("seed", 0)), options=data.get("options"), table=table,
+                    limits=limits)
+        if stop == "turn":
+            game.stop_turns = 1
+        elif isinstance(stop, dict) and "turns" in stop:
+            game.stop_turns = int(stop["turns"])
+        elif isinstance(stop, dict) and "after_phase" in stop:
+            game.stop_at_phase = stop["after_phase"]
+        script = _Script(case, game)
+        req = game.start()
+        while req is not None:
+            req = game.answer(script.answer(req))
+        left = script.leftovers()
+        if left:
+            raise CaseFailure("decisions left unused (the game never asked for them): " + "; ".join(left))
+        problems = _Checker(case, game).problems()
+        if problems:
+            raise CaseFailure("; ".join(problems))
+        return CaseResult(doc.path, name, True, log=game.log)
+    except CaseFailure as exc:
+        return CaseResult(doc.path, name, False, str(exc), log=game.log if game else [])
+    except LimitExceeded as exc:
+        return CaseResult(doc.path, name, False, f"the game did not stop: {exc}", log=game.log if game else [])
+    except GameError as exc:
+        return CaseResult(doc.path, name, False, f"engine error: {exc}", log=game.log if game else [])
+
+
+def scenario_files(paths: Sequence[str | Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(list(p.rglob("*.yaml")) + list(p.rglob("*.yml"))))
+        else:
+            out.append(p)
+    return out
+
+
+def run_file(content: Content, path: str | Path) -> CaseResult:
+    from .loader import _display
+
+    display = _display(Path(path))
+    try:
+        doc = load_file(path, display)
+    except ContentError as exc:
+        d: Diagnostic = exc.diagnostics[0]
+        return CaseResult(display, Path(path).stem, False, "; ".join(x.text() for x in exc.diagnostics), d.line)
+    return run_document(content, doc)
+
+
+def run_path(content: Content, paths: Sequence[str | Path]) -> list[CaseResult]:
+    return [run_file(content, p) for p in scenario_files(paths)]

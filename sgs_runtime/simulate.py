@@ -1,0 +1,189 @@
+"""Bot games in bulk: the numbers behind balance questions.
+
+Each game's seed is derived from the master seed and the game's index, so a
+result does not depend on how games are split between workers. Games run in
+batches in worker processes; each worker loads the content once.
+
+>>> game_seed(7, 0) == game_seed(7, 0), game_seed(7, 0) != game_seed(7, 1)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+import traceback
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+from .agents import RandomAgent
+from .definitions import Content
+from .errors import LimitExceeded
+from .game import Game, Limits
+
+AGENTS: dict[str, Callable[[int], Any]] = {"random": lambda seed: RandomAgent(seed)}
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game ``index`` of a run with seed ``master``."""
+    return random.Random(f"sgs:{master}:{index}").getrandbits(62)
+
+
+@dataclass
+class GameSummary:
+    index: int
+    seed: int
+    winners: list[str] = field(default_factory=list)
+    winner_roles: list[str] = field(default_factory=list)
+    heroes: list[tuple[str, str]] = field(default_factory=list)  # (hero, role) per seat
+    turns: int = 0
+    events: int = 0
+    limit: Optional[str] = None
+    error: Optional[str] = None
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+def play_one(content: Content, rules_id: str, players: int, seed: int, index: int = 0,
+             agents: str = "random", hero_pool: Optional[Sequence[str]] = None,
+             limits: Optional[Limits] = None) -> GameSummary:
+    summary = GameSummary(index, seed)
+    game: Optional[Game] = None
+    try:
+        rules = content.ruleset(rules_id)
+        game = Game(content, rules, players=players, seed=seed, hero_pool=hero_pool, limits=limits, keep_log=False)
+        make = AGENTS[agents]
+        result = game.play([make(seed * 31 + i) for i in range(players)])
+        summary.winners = list(result.winners)
+        summary.winner_roles = list(result.winner_roles)
+        summary.turns = result.turns
+    except LimitExceeded as exc:
+        summary.limit = exc.what
+        summary.error = None
+    except Exception as exc:  # any other failure is an engine error, reported with its seed
+        summary.error = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=-6)}"
+    if game is not None:
+        summary.heroes = [(p.name, p.role) for p in game.players]
+        summary.turns = summary.turns or game.turn_number
+        summary.events = game.steps
+        summary.stats = dict(game.stats)
+    return summary
+
+
+_WORKER_CONTENT: dict[str, Content] = {}
+
+# How a worker process loads content: "module:function(content_dir)". The runtime
+# does not read content files itself; the loader lives in sgs_dsl.
+CONTENT_LOADER = "sgs_dsl.loader:load_content"
+
+
+def _load(spec: str, content_dir: Optional[str]) -> Content:
+    import importlib
+
+    module, _, func = spec.partition(":")
+    return getattr(importlib.import_module(module), func)(content_dir)  # type: ignore[no-any-return]
+
+
+def _batch(args: tuple[Optional[str], str, int, list[tuple[int, int]], str, Optional[list[str]]]) -> list[GameSummary]:
+    content_dir, rules_id, players, items, agents, pool = args
+    key = content_dir or "<builtin>"
+    if key not in _WORKER_CONTENT:  # each worker loads the content once
+        _WORKER_CONTENT[key] = _load(CONTENT_LOADER, content_dir)
+    content = _WORKER_CONTENT[key]
+    return [play_one(content, rules_id, players, seed, index, agents, pool) for index, seed in items]
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a rate k/n."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
+
+
+def simulate(content: Content, *, rules_id: str = "identity", players: int = 5, games: int = 100, seed: int = 0,
+             workers: int = 1, content_dir: Optional[str] = None, agents: str = "random",
+             hero_pool: Optional[Sequence[str]] = None, batch_size: int = 25,
+             progress: Optional[Callable[[int], None]] = None) -> dict[str, Any]:
+    """Play ``games`` bot games and summarise them (see docs/cli.md for the fields)."""
+    content.ruleset(rules_id)  # fail early on an unknown rules id
+    if agents not in AGENTS:
+        from .errors import UsageError
+
+        raise UsageError(f"unknown agents '{agents}'; known: {', '.join(sorted(AGENTS))}")
+    items = [(i, game_seed(seed, i)) for i in range(games)]
+    batches = [items[i:i + batch_size] for i in range(0, len(items), batch_size)]
+    pool = list(hero_pool) if hero_pool else None
+    start = time.perf_counter()
+    summaries: list[GameSummary] = []
+    if workers <= 1:
+        for b in batches:
+            summaries.extend(play_one(content, rules_id, players, s, i, agents, pool) for i, s in b)
+            if progress:
+                progress(len(b))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as ex:
+            for got in ex.map(_batch, [(content_dir, rules_id, players, b, agents, pool) for b in batches]):
+                summaries.extend(got)
+                if progress:
+                    progress(len(got))
+    seconds = time.perf_counter() - start
+    summaries.sort(key=lambda s: s.index)
+    return report(summaries, rules_id=rules_id, players=players, seed=seed, seconds=seconds, agents=agents)
+
+
+def report(summaries: list[GameSummary], *, rules_id: str, players: int, seed: int, seconds: float,
+           agents: str) -> dict[str, Any]:
+    finished = [s for s in summaries if s.error is None and s.limit is None]
+    wins: Counter[str] = Counter()
+    role_games: Counter[str] = Counter()
+    role_wins: Counter[str] = Counter()
+    hero_played: Counter[str] = Counter()
+    hero_won: Counter[str] = Counter()
+    draws = 0
+    for s in finished:
+        if not s.winner_roles:
+            draws += 1
+        for r in s.winner_roles:
+            wins[r] += 1
+        for hero, role in s.heroes:
+            hero_played[hero] += 1
+            role_games[role] += 1
+            if hero in s.winners:
+                hero_won[hero] += 1
+                role_wins[role] += 1
+    errors = [s for s in summaries if s.error is not None]
+    n = len(finished)
+    return {
+        "rules": rules_id,
+        "players": players,
+        "seed": seed,
+        "agents": agents,
+        "games": len(summaries),
+        "finished": n,
+        "errors": len(errors),
+        "error_samples": [{"game": s.index, "seed": s.seed, "error": s.error} for s in errors[:10]],
+        "limits": sum(1 for s in summaries if s.limit is not None),
+        "draws": draws,
+        "wins": dict(sorted(wins.items())),
+        "win_rates": {r: {"rate": round(wins[r] / n, 4) if n else 0.0, "ci95": wilson(wins[r], n)}
+                      for r in sorted(wins)},
+        "roles": {r: {"seats": role_games[r], "won": role_wins[r],
+                      "rate": round(role_wins[r] / role_games[r], 4) if role_games[r] else 0.0,
+                      "ci95": wilson(role_wins[r], role_games[r])} for r in sorted(role_games)},
+        "heroes": {h: {"played": hero_played[h], "won": hero_won[h],
+                       "rate": round(hero_won[h] / hero_played[h], 4) if hero_played[h] else 0.0,
+                       "ci95": wilson(hero_won[h], hero_played[h])} for h in sorted(hero_played)},
+        "turns_mean": round(sum(s.turns for s in finished) / n, 3) if n else 0.0,
+        "events_mean": round(sum(s.events for s in finished) / n, 1) if n else 0.0,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(len(summaries) / seconds, 2) if seconds > 0 else 0.0,
+    }
+
+
+TIMING_FIELDS = ("seconds", "games_per_second")
