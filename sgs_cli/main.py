@@ -78,7 +78,7 @@ def validate(paths: tuple[Path, ...], fmt: str, content_dir: Optional[Path]) -> 
     elif diags:
         click.echo(format_diagnostics(diags, fmt))
     if fmt == "text":
-        click.echo(f"{len(errors)} error(s)" if errors else "content is valid", err=bool(errors))
+        click.echo(f"{len(errors)} error(s)" if errors else "content is valid")
     sys.exit(1 if errors else 0)
 
 

@@ -38,6 +38,7 @@ GLOBALS: dict[str, tuple[str, ExprFn, str]] = {
               "living players in seat order from the current player"),
     "others": ("players", lambda f: f.game.after(f.vars["me"]), "other living players, from my next seat"),
     "current": ("player", lambda f: f.game.current, "whose turn it is"),
+    "phase": ("sym:phase", lambda f: f.game.phase, "the current phase, or none between phases"),
     "inf": ("num", lambda f: INF, "a number larger than any count"),
 }
 
@@ -747,7 +748,12 @@ class Compiler:
         who = self._subject(s, scope)
         kind, n = self._count(s.count, scope)
         zones = self._zones(s.zones)
-        owner = self._player(s.source, scope, "the player whose cards are chosen") if s.source is not None else None
+        owner = None
+        if s.source is not None:
+            owner, st = self.expr(s.source, scope)
+            if not (_compatible(st, "player") or _compatible(st, "cards")):
+                self.error(s.source.pos, "E301", f"choose cards from a player or from a list of cards, "
+                                                 f"not from {_describe(st)}")
         where = self._where(s.where, scope, "card")
         single = kind == "exact" and isinstance(s.count.expr, A.Num) and s.count.expr.value == 1
         name = s.as_name

@@ -439,6 +439,7 @@ class Loader:
             spec.rescue = self.expr(doc, path + ("rescue",), Scope({"me": "player", "target": "player"}))
         spec.counters = tuple(raw.get("counters", []))
         spec.nullifiable = bool(raw.get("nullifiable", True))
+        spec.affects = self.expr(doc, path + ("affects",), Scope(dict(base, target="player")))
         use_vars = dict(base, use="any", targets="players")
         for sec in spec.targets.then:
             use_vars[sec.name] = "player"
@@ -538,7 +539,7 @@ class Loader:
             limit = D.Limit(int(n), scope_name)
         locked = skill.locked if skill is not None else True
         optional = bool(raw.get("optional", not locked))
-        return D.Trigger(timing, raw.get("who", "me"), cond, optional, raw.get("per") == "point", limit, body, skill,
+        return D.Trigger(timing, raw.get("who", "me"), cond, optional, raw.get("per"), limit, body, skill,
                          self.source(doc, path), raw.get("label", ""))
 
     def _card_ref(self, doc: Document, path: PathKey, cid: str) -> str:
@@ -570,8 +571,6 @@ class Loader:
         base = {"me": "player", "card": "card"}
         if raw.get("targets") is not None:
             targets = self.compile_targets(doc, path + ("targets",), raw["targets"], base)
-        elif as_card is not None:
-            targets = D.TargetSpec(mode="choose", min=1)
         cond = self.expr(doc, path + ("if",), Scope({"me": "player"}))
         scope = Scope({"me": "player", "cards": "cards", "targets": "players", "target": "player"})
         body = self.block(doc, path + ("do",), scope)

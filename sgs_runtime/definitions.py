@@ -80,6 +80,7 @@ class UseSpec:
     rescue: Optional[ExprFn] = None  # usable on a dying player when this holds (vars me, target)
     counters: tuple[str, ...] = ()  # card types whose effects this card can cancel
     nullifiable: bool = True
+    affects: Optional[ExprFn] = None  # the effect skips targets for which this is false (vars: me, target, card)
     prepare: Optional[BlockFn] = None
     effect: Optional[BlockFn] = None
     finish: Optional[BlockFn] = None
@@ -131,7 +132,7 @@ class Trigger:
     who: str  # me / anyone / others
     condition: Optional[ExprFn]
     optional: bool
-    per_point: bool
+    per: Optional[str]  # None, "point" (each point of damage) or "card" (each card moved)
     limit: Optional[Limit]
     body: BlockFn
     skill: Optional["Skill"]  # None for a rules trigger

@@ -118,7 +118,7 @@ class TargetEvent(Event):
     """A card use has chosen one target (fired per target)."""
 
     kind = "target"
-    FIELDS = {"user": "player", "target": "player", "card": "card"}
+    FIELDS = {"user": "player", "target": "player", "card": "card", "targets": "players"}
 
     def __init__(self, use: UseEvent, target: Player) -> None:
         super().__init__()
@@ -126,6 +126,10 @@ class TargetEvent(Event):
         self.user = use.user
         self.card = use.card
         self.target = target
+
+    @property
+    def targets(self) -> list[Player]:
+        return list(self.use.targets)
 
 
 class EffectEvent(Event):
@@ -164,17 +168,19 @@ class RespondEvent(Event):
 
 class DamageEvent(Event):
     kind = "damage"
-    FIELDS = {"source": "player", "target": "player", "amount": "num", "nature": "sym:nature", "card": "card"}
+    FIELDS = {"source": "player", "target": "player", "amount": "num", "nature": "sym:nature", "card": "card",
+              "user": "player"}
     MUTABLE = frozenset({"amount", "target"})
 
     def __init__(self, source: Optional[Player], target: Player, amount: int, nature: str,
-                 card: Optional[AnyCard]) -> None:
+                 card: Optional[AnyCard], user: Optional[Player] = None) -> None:
         super().__init__()
         self.source = source
         self.target = target
         self.amount = amount
         self.nature = nature
         self.card = card
+        self.user = user  # who used the card that caused the damage, if a card did
 
 
 class RecoverEvent(Event):

@@ -130,6 +130,8 @@ class Game:
         for tr in rules.triggers:
             self._trigger_index.setdefault(tr.timing, []).append(tr)
         self.stats: dict[str, int] = {}
+        # this turn's uses and plays: (seat, card name, phase, "use"/"play")
+        self.history: list[tuple[int, str, Optional[str], str]] = []
 
     # ------------------------------------------------------------------ driving
 
@@ -305,6 +307,10 @@ class Game:
 
     def rule_triggers(self, timing: str) -> list[Trigger]:
         return self._trigger_index.get(timing, [])
+
+    def record(self, player: Player, card: Any, mode: str) -> None:
+        """Remember a use or play of ``card`` this turn (克己 asks what was used)."""
+        self.history.append((player.seat, card.kind.id, self.phase if player is self.current else None, mode))
 
     def option(self, name: str) -> Any:
         return self.options.get(name)

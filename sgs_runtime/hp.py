@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from .events import DamageEvent, DeathEvent, DyingEvent, LoseHpEvent, RecoverEvent
+from .events import DamageEvent, DeathEvent, DyingEvent, LoseHpEvent, RecoverEvent, UseEvent
 from .frame import Frame, GameOver, StopEffect
 from .model import AnyCard, Player
 from .triggers import fire
@@ -30,7 +30,11 @@ def damage(g: "Game", source: Optional[Player], target: Player, amount: int, nat
            card: Optional[AnyCard] = None) -> "Gen":
     if not target.alive:
         return None
-    ev = DamageEvent(source, target, amount, nature, card)
+    user = None
+    if card is not None:
+        use = next((e for e in reversed(g.stack) if isinstance(e, UseEvent) and e.card is card), None)
+        user = use.user if use is not None else None
+    ev = DamageEvent(source, target, amount, nature, card, user)
     g.push(ev)
     try:
         if source is not None and source.alive:

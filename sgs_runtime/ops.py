@@ -89,13 +89,17 @@ def draw(f: Frame, who: Player, n: int, phase: Optional[str] = None) -> "Gen":
 
 
 def choose_cards(f: Frame, chooser: Player, kind: str, n: Optional[int], zones: Sequence[str],
-                 owner: Optional[Player], where: Any, prompt: str = "choose cards") -> "Gen":
-    owner = owner or chooser
-    pool = _filtered(f, owner.cards_in(zones or DEFAULT_ZONES), where)
+                 owner: Any, where: Any, prompt: str = "choose cards") -> "Gen":
+    if isinstance(owner, (list, tuple)):  # choose among given cards (五谷丰登's revealed cards)
+        pool = _filtered(f, [c for c in cards_of(owner) if not zones or (c.zone and c.zone.name in zones)], where)
+        owner = None
+    else:
+        owner = owner or chooser
+        pool = _filtered(f, owner.cards_in(zones or DEFAULT_ZONES), where)
     lo, hi = _bounds(kind, n, len(pool))
     if hi == 0:
         return []
-    hidden = frozenset(c.id for c in owner.hand.cards) if owner is not chooser else frozenset()
+    hidden = frozenset(c.id for c in owner.hand.cards) if owner is not None and owner is not chooser else frozenset()
     req = CardsRequest(chooser, prompt, candidates=pool, min=lo, max=hi, hidden=hidden)
     chosen = yield from f.game.ask(req)
     return list(chosen)
@@ -307,6 +311,10 @@ def ask_respond(f: Frame, player: Player, mode: str, pattern: str, times: int, o
     if isinstance(against, str):
         against = None
     targets = players_of(on) if on is not None else None
+    if targets is not None:
+        targets = [t for t in targets if t.alive]
+        if not targets:
+            return []
     got = yield from _respond.ask_respond(f.game, player, frozenset({pattern}), mode, times=int(times),
                                           on=targets, beneficiary=beneficiary, against=against,
                                           source=f.vars.get("me"), extra=extra)

@@ -150,6 +150,7 @@ def ask_respond(g: "Game", player: Player, patterns: frozenset[str], mode: str, 
                 user = beneficiary or player
                 yield from use_card(g, user, card, list(on), extra=extra)
             else:
+                g.record(beneficiary or player, card, mode)
                 yield from move(g, card.physical, g.processing, reason=mode, by=player)
                 g.emit("respond", player=player, card=card, mode=mode, against=against,
                        **({"for": beneficiary} if beneficiary is not None else {}),
@@ -191,6 +192,7 @@ def counter_window(g: "Game", card: AnyCard, target: Player, use: Optional[UseEv
         cuse.counter = True
         g.push(cuse)
         try:
+            g.record(p, counter, "use")
             g.emit("use", user=p, card=counter, against=card, target=target)
             yield from move(g, counter.physical, g.processing, reason="use", by=p)
             yield from fire(g, "card_used", cuse)

@@ -108,8 +108,10 @@ def run_trigger(g: "Game", tr: "Trigger", owner: "Player", event: Event) -> "Gen
     """Ask (if optional) and run one trigger for its owner."""
     skill = tr.skill
     times = 1
-    if tr.per_point:
+    if tr.per == "point":
         times = max(0, int(getattr(event, "amount", 1)))
+    elif tr.per == "card":
+        times = len(getattr(event, "cards", []) or [])
     for i in range(times):
         if i > 0 and not _eligible(g, tr, owner, tr.timing, event, subject_of(tr.timing, event)):
             break

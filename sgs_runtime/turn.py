@@ -242,6 +242,7 @@ def run_turn(g: "Game", player: Player, start_phase: Optional[str] = None) -> "G
     g.current = player
     g.turn_number += 1
     g.end_turn = False
+    g.history.clear()
     ev = TurnEvent(player, g.turn_number)
     g.push(ev)
     try:

@@ -188,6 +188,7 @@ def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], 
             key = limit_key(kind)
             user.uses[key] = user.uses.get(key, 0) + 1
         phys = list(card.physical)
+        g.record(user, card, "use")
         g.emit("use", user=user, card=card, targets=use.targets,
                **({"secondary": [p for d in use.secondary.values() for p in d.values()]} if use.secondary else {}))
         yield from move(g, phys, g.processing, reason="use", by=user)
@@ -257,6 +258,8 @@ def resolve_effects(g: "Game", use: UseEvent) -> "Gen":
     can_counter = counterable(g, use.card) and not use.unnullifiable
     for t in list(use.targets):
         if not t.alive:
+            continue
+        if spec.affects is not None and not spec.affects(Frame(g, {"me": use.user, "target": t, "card": use.card})):
             continue
         ev = EffectEvent(use, t)
         g.push(ev)
@@ -361,10 +364,10 @@ def active_available(g: "Game", player: Player, skill: Skill) -> bool:
         return False
     if spec.cards is not None and greedy_choice(g, player, spec.cards) is None:
         return False
-    if spec.targets is not None:
-        card = _active_card(g, skill)
-        lo = spec.targets.min
-        if len(_active_candidates(g, player, skill, card)) < max(lo, 1 if spec.targets.mode == "choose" else 0):
+    tspec, _ = active_targets(g, skill)
+    if tspec is not None and tspec.mode == "choose":
+        lo, _hi = active_bounds(g, player, skill)
+        if len(active_candidates(g, player, skill)) < max(lo, 1):
             return False
     return True
 
@@ -377,18 +380,41 @@ def _active_card(g: "Game", skill: Skill) -> Optional[VirtualCard]:
     return VirtualCard(g.content.cards[spec.as_card], (), skill.id)
 
 
-def _active_candidates(g: "Game", player: Player, skill: Skill, card: Optional[VirtualCard]) -> list[Player]:
+def active_targets(g: "Game", skill: Skill) -> tuple[Optional[TargetSpec], Optional[VirtualCard]]:
+    """An active skill's targets: its own, or those of the card it targets as (激将: as a Slash)."""
     spec = skill.active
-    assert spec is not None and spec.targets is not None
+    assert spec is not None
+    card = _active_card(g, skill)
+    if spec.targets is not None:
+        return spec.targets, card
+    if card is not None:
+        return target_spec(card), card
+    return None, None
+
+
+def active_candidates(g: "Game", player: Player, skill: Skill) -> list[Player]:
+    tspec, card = active_targets(g, skill)
+    if tspec is None or tspec.mode != "choose":
+        return []
     out = []
     for p in g.alive_from(player):
         frame = Frame(g, {"me": player, "target": p, "card": card})
-        if spec.targets.filter is not None and not spec.targets.filter(frame):
+        if tspec.filter is not None and not tspec.filter(frame):
             continue
-        if card is not None and forbids_target(g, player, p, card):
+        if card is not None and tspec.respect_prohibitions and forbids_target(g, player, p, card):
             continue
         out.append(p)
     return out
+
+
+def active_bounds(g: "Game", player: Player, skill: Skill) -> tuple[int, int]:
+    tspec, card = active_targets(g, skill)
+    if tspec is None or tspec.mode != "choose":
+        return 0, 0
+    lo = hi = tspec.min
+    if tspec.max is not None:
+        hi = int(tspec.max(Frame(g, {"me": player, "card": card})))
+    return lo, max(lo, hi)
 
 
 def option_card(g: "Game", opt: PlayOption, cards: Sequence[Card]) -> Optional[AnyCard]:
@@ -418,15 +444,8 @@ def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
 
     def target_choices(opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
         if opt.active and opt.skill is not None:
-            spec = opt.skill.active
-            assert spec is not None
-            if spec.targets is None:
-                return [], 0, 0
-            card = _active_card(g, opt.skill)
-            lo, hi = spec.targets.min, spec.targets.min
-            if spec.targets.max is not None:
-                hi = int(spec.targets.max(Frame(g, {"me": player, "card": card})))
-            return _active_candidates(g, player, opt.skill, card), lo, hi
+            lo, hi = active_bounds(g, player, opt.skill)
+            return active_candidates(g, player, opt.skill), lo, hi
         card = option_card(g, opt, cards)
         assert card is not None
         spec = target_spec(card)
@@ -481,12 +500,10 @@ def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action:
                 return f"{skill.id}: {problem}"
         elif action.cards:
             return f"{skill.id} takes no cards"
-        if spec.targets is not None:
-            card = _active_card(g, skill)
-            cands = _active_candidates(g, player, skill, card)
-            lo, hi = spec.targets.min, spec.targets.min
-            if spec.targets.max is not None:
-                hi = int(spec.targets.max(Frame(g, {"me": player, "card": card})))
+        tspec, _card = active_targets(g, skill)
+        if tspec is not None and tspec.mode == "choose":
+            cands = active_candidates(g, player, skill)
+            lo, hi = active_bounds(g, player, skill)
             if not lo <= len(action.targets) <= hi:
                 return f"{skill.id} needs {lo if lo == hi else f'{lo} to {hi}'} target(s)"
             if len({p.seat for p in action.targets}) != len(action.targets):

@@ -109,6 +109,10 @@ def _first(f: "Frame", xs: Any) -> Any:
     return xs[0] if xs else None
 
 
+def _last(f: "Frame", xs: Any) -> Any:
+    return xs[-1] if xs else None
+
+
 def _reversed(f: "Frame", xs: Any) -> Any:
     return list(reversed(xs or []))
 
@@ -151,6 +155,7 @@ def _role_count(f: "Frame", role: str) -> int:
 FUNCTIONS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
     "count": (("list",), "num", _count, "number of items of a list"),
     "first": (("list",), "elem", _first, "first item of a list, or none"),
+    "last": (("list",), "elem", _last, "last item of a list, or none"),
     "reversed": (("list",), "same", _reversed, "the list backwards (judge area: last placed first)"),
     "min": (("num", "*"), "num", _min, "smallest number"),
     "max": (("num", "*"), "num", _max, "largest number"),
@@ -181,7 +186,22 @@ PLAYER_METHODS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] 
              "the cards of a special pile"),
     "can_use": (("sym:card",), "bool", lambda p, f, cid: _can_use(f, p, cid),
                 "could use a card of that name now (limits and targets)"),
+    "can_target": (("player", "sym:card"), "bool", lambda p, f, q, cid: _can_target(f, p, q, cid),
+                   "no prohibition stops this player targeting that one with a card of that name"),
+    "used": (("sym:card", "sym:phase"), "num", lambda p, f, cid, ph: _used(f, p, cid, ph),
+             "cards of that name this player used or played this turn during that phase of their own turn"),
 }
+
+
+def _can_target(f: "Frame", p: Player, q: Player, cid: str) -> bool:
+    from .model import VirtualCard
+    from .quantities import forbids_target
+
+    return q is not None and q.alive and not forbids_target(f.game, p, q, VirtualCard(f.game.content.cards[cid]))
+
+
+def _used(f: "Frame", p: Player, cid: str, phase: str) -> int:
+    return sum(1 for seat, name, ph, _ in f.game.history if seat == p.seat and name == cid and ph == phase)
 
 
 def _can_use(f: "Frame", p: Player, cid: str) -> bool:
