@@ -724,6 +724,7 @@ class Loader:
         roles: dict[str, D.RoleDef] = {}
         tables: dict[int, list[str]] = {}
         triggers: list[D.Trigger] = []
+        runtime: dict[str, Any] = {}
         for part in chain:
             for k, v in part.raw.items():
                 raw[k] = v
@@ -738,6 +739,7 @@ class Loader:
                 else:
                     fields[k] = v
             options.update(part.raw.get("options") or {})
+            runtime.update(part.raw.get("runtime") or {})
             for n, table in (part.raw.get("role_tables") or {}).items():
                 tables[int(n)] = list(table)
         doc = top.doc
@@ -761,7 +763,7 @@ class Loader:
             victory=fields.get("victory", []), quantities=quantities, slots=tuple(raw.get("slots", [])),
             card_packs=tuple(raw.get("cards", [])), hero_packs=tuple(raw.get("heroes", [])),
             selection=selection, skills=bool(raw.get("hero_skills", True)), uniform_hp=raw.get("uniform_hp"),
-            removed_ranks=tuple(raw.get("removed_ranks", [])), text=_text(top.raw.get("text")))
+            removed_ranks=tuple(raw.get("removed_ranks", [])), text=_text(top.raw.get("text")), runtime=runtime)
 
     # ------------------------------------------------------------ references
 

@@ -299,6 +299,12 @@ class Ruleset:
     uniform_hp: Optional[int] = None  # every hero has this HP (first game)
     removed_ranks: tuple[int, ...] = ()
     text: Text = field(default_factory=lambda: Text("", ""))
+    runtime: dict[str, Any] = field(default_factory=dict)  # how the engine resolves (see RUNTIME_SETTINGS)
+
+
+RUNTIME_SETTINGS = {
+    "dying_skills_wait": "the triggered skills of a dying player wait until rescued (older rulings, seed 002)",
+}
 
 
 @dataclass

@@ -128,11 +128,13 @@ def ask_respond(g: "Game", player: Player, patterns: frozenset[str], mode: str, 
         ev = RespondEvent(player, pattern, mode, against, source, beneficiary)
         g.push(ev)
         try:
+            if _denied(g, player, against):  # 铁骑: no answer at all, not even 八卦阵's
+                break
             if beneficiary is None:
                 yield from fire(g, "respond_asked", ev)
             card = ev.provided
             provided = card is not None
-            if card is None and player.alive and not _denied(g, player, against):
+            if card is None and player.alive:
                 opts = response_options(g, player, patterns, mode, rescue_target)
                 if opts:
                     what = f"{mode} {pattern}" + (f" against {against.kind.id}" if against is not None else "")

@@ -4,8 +4,9 @@ At a timing point, the skills waiting there fire from the current player in
 seat order; a player with several picks their order (an ``order`` request);
 locked skills (锁定技) fire without asking; the rules' own triggers fire after
 every skill. A skill fires once per timing point per owner, or once per point
-of damage when it says so. Triggered skills of a dying player wait until they
-are rescued, unless the skill works while dying.
+of damage (or per card) when it says so. With the rules' runtime setting
+``dying_skills_wait`` the triggered skills of a dying player wait until they
+are rescued, unless the skill works ``while_dying``.
 
 A trigger's condition is checked again just before it fires, so an earlier
 trigger can make a later one moot. Once an event is cancelled (a ``before``
@@ -42,8 +43,8 @@ def _eligible(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Eve
         if not (timing == "death" and subject is owner):
             return False
     skill = tr.skill
-    if owner.dying and skill is not None and not skill.while_dying:
-        return False
+    if owner.dying and g.rules.runtime.get("dying_skills_wait") and skill is not None and not skill.while_dying:
+        return False  # the older principle: a dying player's skills wait until rescued
     if tr.who == "me" and subject is not owner:
         return False
     if tr.who == "others" and (subject is None or subject is owner):
@@ -126,7 +127,7 @@ def run_trigger(g: "Game", tr: "Trigger", owner: "Player", event: Event) -> "Gen
                 key = (skill.id, tr.limit.scope)
                 owner.skill_uses[key] = owner.skill_uses.get(key, 0) + 1
             g.emit("skill", player=owner, skill=skill.id, timing=tr.timing)
-        frame = Frame(g, {"me": owner, "event": event})
+        frame = Frame(g, {"me": owner, "event": event, "__skill__": skill.id if skill else None})
         try:
             yield from tr.body(frame)
         except StopEffect:

@@ -552,7 +552,7 @@ def run_active(g: "Game", player: Player, skill: Skill, cards: list[Card], targe
     g.emit("skill", player=player, skill=skill.id, cards=cards, targets=targets)
     assert skill.active is not None
     frame = Frame(g, {"me": player, "cards": cards, "targets": targets,
-                      "target": targets[0] if targets else None})
+                      "target": targets[0] if targets else None, "__skill__": skill.id})
     yield from _run(skill.active.body, frame)
 
 
