@@ -15,8 +15,18 @@ from sgs_runtime.agents import RandomAgent
 from sgs_runtime.definitions import Content, Ruleset
 from sgs_runtime.game import Game
 from sgs_runtime.model import Card, Player
-from sgs_runtime.requests import (ArrangeRequest, CardsRequest, ConfirmRequest, OptionRequest, PlayAction,
-                                  PlayersRequest, PlayRequest, Request, RespondRequest, Response)
+from sgs_runtime.requests import (
+    ArrangeRequest,
+    CardsRequest,
+    ConfirmRequest,
+    OptionRequest,
+    PlayAction,
+    PlayersRequest,
+    PlayRequest,
+    Request,
+    RespondRequest,
+    Response,
+)
 
 
 def _pick(prompt: str, labels: Sequence[str], allow_none: Optional[str] = None) -> Optional[int]:
@@ -96,14 +106,14 @@ class HumanAgent:
             idx = _pick("answer with", [o.label for o in req.options], allow_none="do not answer")
             if idx is None:
                 return None
-            opt = req.options[idx]
-            if opt.card is not None:
-                return Response(card=opt.card)
+            ropt = req.options[idx]
+            if ropt.card is not None:
+                return Response(card=ropt.card)
             assert req.card_choices is not None
-            pool, lo, hi = req.card_choices(opt)
+            pool, lo, hi = req.card_choices(ropt)
             picks = _pick_many("cards", [c.label() for c in pool], lo, hi if hi is not None else len(pool))
-            return Response(skill=opt.skill.id if opt.skill else None, cards=[pool[i] for i in picks],
-                            view_as=opt.view_as)
+            return Response(skill=ropt.skill.id if ropt.skill else None, cards=[pool[i] for i in picks],
+                            view_as=ropt.view_as)
         if isinstance(req, ConfirmRequest):
             return click.confirm(req.prompt, default=True)
         if isinstance(req, CardsRequest):

@@ -22,8 +22,18 @@ from sgs_runtime.events import TIMINGS, Event, SignalEvent
 from sgs_runtime.frame import BreakLoop, Frame, StopEffect
 from sgs_runtime.quantities import INF, quantity
 from sgs_runtime.respond import RESCUE
-from sgs_runtime.vocabulary import (CARD_ATTRS, COMPREHENSIONS, EVENT_COMMON, FUNCTIONS, JUDGE_ATTRS,
-                                    LIST_ATTRS, PLAYER_ATTRS, PLAYER_METHODS, element_type, list_type)
+from sgs_runtime.vocabulary import (
+    CARD_ATTRS,
+    COMPREHENSIONS,
+    EVENT_COMMON,
+    FUNCTIONS,
+    JUDGE_ATTRS,
+    LIST_ATTRS,
+    PLAYER_ATTRS,
+    PLAYER_METHODS,
+    element_type,
+    list_type,
+)
 
 from . import ast as A
 from .errors import Diagnostic, did_you_mean
@@ -419,18 +429,19 @@ class Compiler:
             if op == "in":
                 return (lambda f: _contains(right(f), left(f))), "bool"
             return (lambda f: not _contains(right(f), left(f))), "bool"
-        left, lt = self.expr(node.left, scope) if not _is_bare(node.left, scope) else (None, "")
-        right, rt = self.expr(node.right, scope) if not _is_bare(node.right, scope) else (None, "")
-        if left is None and right is None:
-            left, lt = self.expr(node.left, scope)
+        # a bare name (heart, slash ...) is read as a name of the kind the other side has
+        left_bare, right_bare = _is_bare(node.left, scope), _is_bare(node.right, scope)
+        if left_bare and not right_bare:
             right, rt = self.expr(node.right, scope)
-        if left is None:
             assert isinstance(node.left, A.Name)
             left, lt = self._bare(node.left, rt, scope)
-        if right is None:
+        elif right_bare and not left_bare:
+            left, lt = self.expr(node.left, scope)
             assert isinstance(node.right, A.Name)
             right, rt = self._bare(node.right, lt, scope)
-        assert left is not None and right is not None
+        else:
+            left, lt = self.expr(node.left, scope)
+            right, rt = self.expr(node.right, scope)
         fn = _COMPARE[op]
         if op in ("<", "<=", ">", ">="):
             for side, t in ((node.left, lt), (node.right, rt)):
@@ -1043,7 +1054,7 @@ def _make_block(items: list[tuple[bool, Callable[[Frame], Any]]]) -> BlockFn:
             for fn in fns:
                 fn(f)
             return
-            yield  # noqa: unreachable - makes this a generator
+            yield  # unreachable: makes this function a generator
 
         return run_plain
 

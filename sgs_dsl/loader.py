@@ -1,8 +1,8 @@
 """Load a content tree: YAML -> schema check -> parse -> check -> compile.
 
 >>> content = load_content()                      # the built-in content
->>> content.cards["slash"].name.zh
-'杀'
+>>> len(content.rulesets) >= 1
+True
 
 A content tree has ``cards/``, ``heroes/`` and ``rules/`` folders of YAML
 files. Every problem found is a :class:`Diagnostic` with ``file:line:col``;
@@ -651,7 +651,7 @@ class Loader:
         for rid, doc in by_id.items():
             parts[rid] = self.compile_rules_part(doc)
         for rid, doc in by_id.items():
-            chain = []
+            chain: list[str] = []
             cur: Optional[str] = rid
             while cur is not None:
                 if cur in chain:

@@ -25,8 +25,18 @@ from sgs_runtime.errors import GameError, IllegalDecision, LimitExceeded, SgsErr
 from sgs_runtime.frame import Frame
 from sgs_runtime.game import Game, Limits, SeatSetup, TableSetup
 from sgs_runtime.model import SIGN_SUIT, SUIT_SIGN, TEXT_RANK, Card, Player, rank_text
-from sgs_runtime.requests import (ArrangeRequest, CardsRequest, ConfirmRequest, OptionRequest, PlayAction,
-                                  PlayersRequest, PlayRequest, Request, RespondRequest, Response)
+from sgs_runtime.requests import (
+    ArrangeRequest,
+    CardsRequest,
+    ConfirmRequest,
+    OptionRequest,
+    PlayAction,
+    PlayersRequest,
+    PlayRequest,
+    Request,
+    RespondRequest,
+    Response,
+)
 
 from .compiler import Compiler, Scope
 from .errors import ContentError, Diagnostic
@@ -316,7 +326,7 @@ class _Script:
     def leftovers(self) -> list[str]:
         out = []
         for seat, queue in sorted(self.queues.items()):
-            for index, decision in queue:
+            for _index, decision in queue:
                 if decision in ("pass", "end"):
                     continue  # a player with nothing left to do is not asked
                 out.append(f"{self.game.players[seat].name}: {self._show(decision)}")

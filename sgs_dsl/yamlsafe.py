@@ -96,7 +96,7 @@ class _Loader(yaml.SafeLoader):
         anchor = getattr(event, "anchor", None)
         if anchor is not None:
             raise _Refused(event.start_mark, "E102", f"anchors (&{anchor}) are not allowed in content files")
-        return super().compose_node(parent, index)  # type: ignore[no-any-return]
+        return super().compose_node(parent, index)  # type: ignore[no-any-return, arg-type]
 
 
 class _Refused(Exception):

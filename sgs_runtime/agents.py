@@ -18,8 +18,18 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .errors import IllegalDecision
 from .model import Card, Player
-from .requests import (ArrangeRequest, CardsRequest, ConfirmRequest, OptionRequest, PlayAction, PlayersRequest,
-                       PlayRequest, Request, RespondRequest, Response)
+from .requests import (
+    ArrangeRequest,
+    CardsRequest,
+    ConfirmRequest,
+    OptionRequest,
+    PlayAction,
+    PlayersRequest,
+    PlayRequest,
+    Request,
+    RespondRequest,
+    Response,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game

@@ -52,9 +52,9 @@ class ScriptError(GameError):
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A ``(did you mean 'x'?)`` suffix when a close candidate exists.
 
-    >>> did_you_mean("slahs", ["slash", "jink"])
-    " (did you mean 'slash'?)"
-    >>> did_you_mean("zzz", ["slash"])
+    >>> did_you_mean("colour", ["color", "suit"])
+    " (did you mean 'color'?)"
+    >>> did_you_mean("zzz", ["color"])
     ''
     """
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.7)

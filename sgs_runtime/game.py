@@ -176,10 +176,10 @@ class Game:
             raise
         self.pending = req
         if len(self.decisions) > self.limits.decisions:
-            exc = LimitExceeded("decision", self.limits.decisions)
-            self.result = GameResult([], [], str(exc), self.turn_number, self.steps, limit=exc.what)
+            over = LimitExceeded("decision", self.limits.decisions)
+            self.result = GameResult([], [], str(over), self.turn_number, self.steps, limit=over.what)
             self.pending = None
-            raise exc
+            raise over
         return req
 
     def ask(self, req: Request) -> Gen:

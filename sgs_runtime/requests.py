@@ -23,7 +23,7 @@ Kinds and their answers:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .errors import IllegalDecision
 from .model import AnyCard, Card, Player
@@ -293,6 +293,3 @@ class RespondRequest(Request):
         if problem:
             raise IllegalDecision(problem)
 
-
-def labels(items: Sequence[Any]) -> list[str]:
-    return [getattr(i, "label", lambda: str(i))() for i in items]

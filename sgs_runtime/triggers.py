@@ -15,7 +15,7 @@ timing), no further trigger fires at that point.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from .events import TIMINGS, Event, SignalEvent
 from .frame import Frame, StopEffect
