@@ -130,6 +130,10 @@ class Game:
         for tr in rules.triggers:
             self._trigger_index.setdefault(tr.timing, []).append(tr)
         self.stats: dict[str, int] = {}
+        self.epoch = 0
+        self._skills_cache: dict[int, list[Skill]] = {}
+        self._trigger_cache: dict[int, dict[str, list[Trigger]]] = {}
+        self._modifier_cache: dict[str, list[tuple[Player, Any]]] = {}
         # this turn's uses and plays: (seat, card name, phase, "use"/"play")
         self.history: list[tuple[int, str, Optional[str], str]] = []
 
@@ -281,8 +285,41 @@ class Game:
                 return p
         raise GameError(f"no player is {name}")
 
+    def bump(self) -> None:
+        """Some player's skills may have changed (equipment, death, ignored armour): forget caches."""
+        self.epoch += 1
+        self._skills_cache.clear()
+        self._trigger_cache.clear()
+        self._modifier_cache.clear()
+
     def active_skills(self, player: Player) -> list[Skill]:
         """The player's skills now: hero skills plus those of equipment not ignored."""
+        got = self._skills_cache.get(player.seat)
+        if got is None:
+            got = self._skills_cache[player.seat] = self._compute_skills(player)
+        return got
+
+    def triggers_at(self, player: Player, timing: str) -> list[Trigger]:
+        """The player's triggers at a timing point (skills and equipment)."""
+        index = self._trigger_cache.get(player.seat)
+        if index is None:
+            index = {}
+            for skill in self.active_skills(player):
+                for tr in skill.triggers:
+                    index.setdefault(tr.timing, []).append(tr)
+            self._trigger_cache[player.seat] = index
+        return index.get(timing, [])
+
+    def modifiers(self, quantity: str) -> list[tuple[Player, Any]]:
+        """Every living player's modifiers of a quantity, in seat order."""
+        got = self._modifier_cache.get(quantity)
+        if got is None:
+            got = [(p, m) for p in self.players if p.alive for s in self.active_skills(p)
+                   for m in s.modifiers if m.quantity == quantity]
+            self._modifier_cache[quantity] = got
+        return got
+
+    def _compute_skills(self, player: Player) -> list[Skill]:
         skills = list(player.skills)
         if player.equip.cards:
             ignored = self._ignored_slots(player)

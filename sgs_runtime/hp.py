@@ -130,6 +130,7 @@ def dying(g: "Game", player: Player, source: Optional[Player], damage_ev: Option
 def die(g: "Game", player: Player, killer: Optional[Player]) -> "Gen":
     player.alive = False
     player.role_revealed = True
+    g.bump()
     ev = DeathEvent(player, killer)
     g.push(ev)
     g.emit("death", player=player, role=player.role, killer=killer)

@@ -54,6 +54,8 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
     ordered = list(reversed(cards)) if top else cards
     for c in ordered:
         to.add(c, top=top)
+    if to.name == "equip" or any(zname == "equip" for _, zname in losses):
+        g.bump()
     g.emit("move", cards=[c.label() for c in cards] if (visible or to.public) else len(cards),
            to=to.name, to_player=to.owner, reason=reason, by=by)
     if losses:

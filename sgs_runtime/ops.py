@@ -376,6 +376,7 @@ def ignore(f: Frame, slot: str, player: Player) -> None:
     use = f.game.current_use()
     if use is not None and player is not None:
         use.ignored.add((player.seat, slot))
+        f.game.bump()
 
 
 def deny(f: Frame, player: Player) -> None:

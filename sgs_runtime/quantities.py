@@ -31,20 +31,14 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
     params = dict(zip(q.params, args))
     value = q.base(Frame(g, dict(params)))
     added = 0
-    for p in g.players:
-        if not p.alive:
+    for p, m in g.modifiers(name):
+        frame = Frame(g, {"me": p, **params})
+        if m.condition is not None and not m.condition(frame):
             continue
-        for skill in g.active_skills(p):
-            for m in skill.modifiers:
-                if m.quantity != name:
-                    continue
-                frame = Frame(g, {"me": p, **params})
-                if m.condition is not None and not m.condition(frame):
-                    continue
-                if m.set is not None:
-                    value = m.set(frame)
-                if m.add is not None:
-                    added += m.add(frame)
+        if m.set is not None:
+            value = m.set(frame)
+        if m.add is not None:
+            added += m.add(frame)
     if isinstance(value, bool):
         return value
     value = value + added

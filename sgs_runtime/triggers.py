@@ -58,12 +58,7 @@ def _eligible(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Eve
 
 
 def _skill_triggers(g: "Game", player: "Player", timing: str) -> list["Trigger"]:
-    out: list["Trigger"] = []
-    for skill in g.active_skills(player):
-        for tr in skill.triggers:
-            if tr.timing == timing:
-                out.append(tr)
-    return out
+    return g.triggers_at(player, timing)
 
 
 def fire(g: "Game", timing: str, event: Event) -> "Gen":

@@ -132,6 +132,7 @@ def setup_random(g: "Game") -> "Gen":
     roles = _roles(g)
     heroes = yield from select_heroes(g, roles)
     g.players = [make_player(g, i, g.content.heroes[h], roles[i]) for i, h in enumerate(heroes)]
+    g.bump()
     for p in g.players:
         bonus = _bonus(g, p.role)
         p.max_hp += bonus
@@ -191,6 +192,7 @@ def run_game(g: "Game") -> "Gen":
     """The whole game as a generator of requests."""
     from .game import GameResult
 
+    g.bump()
     try:
         start_phase: Optional[str] = None
         if g.table is not None:

@@ -214,6 +214,8 @@ def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], 
         yield from fire(g, "use_finished", use)
     finally:
         g.pop(use)
+        if use.ignored:  # the ignored armour works again
+            g.bump()
     return use
 
 
