@@ -130,13 +130,15 @@ def load_text(text: str, path: str) -> Document:
         raise ContentError([Diagnostic(path, 1, 1, "E103", f"the text is larger than {MAX_BYTES} bytes")])
     loader = _Loader(text)
     try:
-        node = loader.get_single_node()
+        node = _compose(text, loader)
     except _Refused as exc:
         raise ContentError([Diagnostic(path, exc.mark.line + 1, exc.mark.column + 1, exc.code, exc.message)]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or exc.context or "invalid YAML"
+        if "depth" in problem:  # libyaml's nesting limit
+            raise ContentError([Diagnostic(path, line, col, "E103", "the file is nested too deeply")]) from None
         raise ContentError([Diagnostic(path, line, col, "E100", f"YAML syntax: {problem}")]) from None
     except yaml.YAMLError as exc:
         raise ContentError([Diagnostic(path, 1, 1, "E100", f"YAML: {exc}")]) from None
@@ -157,6 +159,20 @@ def load_text(text: str, path: str) -> Document:
     if builder.diagnostics:
         raise ContentError(builder.diagnostics)
     return doc
+
+
+def _compose(text: str, loader: _Loader) -> Any:
+    """Compose the node tree, with libyaml when it is there (ten times faster)."""
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is None or not getattr(yaml, "__with_libyaml__", False):
+        return loader.get_single_node()
+    for event in yaml.parse(text, Loader=fast):
+        if isinstance(event, AliasEvent):
+            raise _Refused(event.start_mark, "E102", "aliases (*name) are not allowed in content files")
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            raise _Refused(event.start_mark, "E102", f"anchors (&{anchor}) are not allowed in content files")
+    return yaml.compose(text, Loader=fast)
 
 
 class _Builder:
