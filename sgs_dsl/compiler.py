@@ -49,6 +49,7 @@ GLOBALS: dict[str, tuple[str, ExprFn, str]] = {
     "others": ("players", lambda f: f.game.after(f.vars["me"]), "other living players, from my next seat"),
     "current": ("player", lambda f: f.game.current, "whose turn it is"),
     "phase": ("sym:phase", lambda f: f.game.phase, "the current phase, or none between phases"),
+    "resolving": ("bool", lambda f: f.game.current_use() is not None, "a card's use is being resolved"),
     "inf": ("num", lambda f: INF, "a number larger than any count"),
 }
 
