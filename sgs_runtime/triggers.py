@@ -112,6 +112,8 @@ def run_trigger(g: "Game", tr: "Trigger", owner: "Player", event: Event) -> "Gen
         if i > 0 and not _eligible(g, tr, owner, tr.timing, event, subject_of(tr.timing, event)):
             break
         if tr.optional and not (skill is not None and skill.locked):
+            if skill is not None:
+                g.emit("offer", player=owner, skill=skill.id, timing=tr.timing)
             name = skill.name.zh if skill is not None else tr.label
             ok = yield from g.ask(ConfirmRequest(owner, f"invoke {skill.id if skill else tr.label} ({name})?",
                                                  skill=skill.id if skill else None))
