@@ -186,6 +186,10 @@ class Compiler:
         return (lambda f: [fn(f) for fn in items]), t
 
     def _e_Attr(self, node: A.Attr, scope: Scope) -> tuple[ExprFn, str]:
+        if isinstance(node.obj, A.Name) and node.obj.id in _IMPLICIT and node.obj.id not in scope.vars:
+            # `judge.suit` before any `judge`: say so, rather than "a phase has no attribute"
+            self.error(node.obj.pos, "E302", f"'{node.obj.id}' is not bound here: {_IMPLICIT[node.obj.id]}")
+            return _const(None), "any"
         obj, t = self.expr(node.obj, scope)
         name = node.name
         table = self._attr_table(t, scope)
@@ -397,7 +401,7 @@ class Compiler:
     def _e_BinOp(self, node: A.BinOp, scope: Scope) -> tuple[ExprFn, str]:
         left = self.expect(node.left, scope, "num", "a number")
         right = self.expect(node.right, scope, "num", "a number")
-        op = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}[node.op]
+        op = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _divide}[node.op]
         return (lambda f: op(left(f) or 0, right(f) or 0)), "num"
 
     def _e_Neg(self, node: A.Neg, scope: Scope) -> tuple[ExprFn, str]:
@@ -646,6 +650,8 @@ class Compiler:
 
     def _s_ForEach(self, s: A.ForEach, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         src, t = self.expr(s.source, scope)
+        if not _compatible(t, "list"):
+            self.error(s.source.pos, "E301", f"'for each' needs a list, but this is {_describe(t)}")
         inner = scope.child()
         inner.vars[s.var] = element_type(t)
         inner.in_loop = True
@@ -1105,6 +1111,11 @@ def _describe(t: str) -> str:
 
 def _is_bare(node: A.Expr, scope: Scope) -> bool:
     return isinstance(node, A.Name) and node.id not in scope.vars and node.id not in GLOBALS
+
+
+def _divide(a: int, b: int) -> int:
+    """Whole-number division; dividing by 0 gives 0 (the language has no errors at run time)."""
+    return a // b if b else 0
 
 
 def _contains(container: Any, item: Any) -> bool:

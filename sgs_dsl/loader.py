@@ -441,11 +441,11 @@ class Loader:
         spec.nullifiable = bool(raw.get("nullifiable", True))
         spec.affects = self.expr(doc, path + ("affects",), Scope(dict(base, target="player")))
         use_vars = dict(base, use="any", targets="players")
-        for sec in spec.targets.then:
-            use_vars[sec.name] = "player"
         spec.prepare = self.block(doc, path + ("prepare",), Scope(dict(use_vars)))
         prepared = self._bound_by(doc, path + ("prepare",))
         effect_vars = dict(use_vars, target="player", **{n: "any" for n in prepared})
+        for sec in spec.targets.then:  # a further player exists per target: in the effect only
+            effect_vars[sec.name] = "player"
         spec.effect = self.block(doc, path + ("effect",), Scope(effect_vars))
         spec.finish = self.block(doc, path + ("finish",), Scope(dict(use_vars, **{n: "any" for n in prepared})))
         return spec
@@ -688,6 +688,12 @@ class Loader:
         if "dying" in d:
             scope = Scope({"me": "player", "event": "event:dying"}, event=TIMINGS["dying"].event, timing="dying")
             f["dying"] = self.block(doc, ("dying",), scope)
+        for i, raw in enumerate(d.get("triggers", []) or []):
+            for key in ("who", "optional", "per", "limit"):
+                if key in raw:
+                    self.err(doc, ("triggers", i, key), "E306",
+                             f"'{key}' is not used by a rules trigger: it fires for every event at its timing, "
+                             "with 'me' the event's subject", key=True)
         if "triggers" in d:
             f["triggers"] = [t for i, raw in enumerate(d["triggers"])
                              if (t := self.compile_trigger(doc, ("triggers", i), raw, None)) is not None]

@@ -217,8 +217,8 @@ class JudgeEvent(Event):
         self.player = player
         self.reason = reason
         self.card: Optional[Card] = None
-        self.suit = "none"
-        self.color = "none"
+        self.suit: Optional[str] = None
+        self.color: Optional[str] = None
         self.rank = 0
 
 
@@ -242,7 +242,7 @@ class MoveEvent(Event):
 
 class DyingEvent(Event):
     kind = "dying"
-    FIELDS = {"player": "player", "source": "player", "damage": "event"}
+    FIELDS = {"player": "player", "source": "player", "damage": "event:damage"}
 
     def __init__(self, player: Player, source: Optional[Player], damage: Optional[DamageEvent]) -> None:
         super().__init__()

@@ -63,7 +63,7 @@ class Card:
 
     @property
     def color(self) -> str:
-        return COLOR.get(self.suit, "none")
+        return COLOR[self.suit]
 
     @property
     def cards(self) -> list["Card"]:
@@ -94,6 +94,9 @@ class VirtualCard:
 
     __slots__ = ("kind", "subcards", "skill", "_suit", "_color", "_rank")
 
+    _suit: Optional[str]
+    _color: Optional[str]
+
     virtual = True
 
     def __init__(self, kind: CardKind, subcards: Sequence[Card] = (), skill: Optional[str] = None) -> None:
@@ -105,8 +108,8 @@ class VirtualCard:
             self._suit, self._color, self._rank = only.suit, only.color, only.rank
         else:
             colors = {c.color for c in self.subcards}
-            self._suit = "none"
-            self._color = colors.pop() if len(colors) == 1 else "none"
+            self._suit = None
+            self._color = colors.pop() if len(colors) == 1 else None
             self._rank = 0
 
     @property
@@ -122,11 +125,11 @@ class VirtualCard:
         return self.kind.type
 
     @property
-    def suit(self) -> str:
+    def suit(self) -> Optional[str]:
         return self._suit
 
     @property
-    def color(self) -> str:
+    def color(self) -> Optional[str]:
         return self._color
 
     @property

@@ -90,7 +90,7 @@ def draw(f: Frame, who: Player, n: int, phase: Optional[str] = None) -> "Gen":
 
 def choose_cards(f: Frame, chooser: Player, kind: str, n: Optional[int], zones: Sequence[str],
                  owner: Any, where: Any, prompt: str = "choose cards") -> "Gen":
-    if isinstance(owner, (list, tuple)):  # choose among given cards (五谷丰登's revealed cards)
+    if owner is not None and not isinstance(owner, Player):  # choose among given cards (五谷丰登's revealed cards)
         pool = _filtered(f, [c for c in cards_of(owner) if not zones or (c.zone and c.zone.name in zones)], where)
         owner = None
     else:
@@ -106,7 +106,8 @@ def choose_cards(f: Frame, chooser: Player, kind: str, n: Optional[int], zones: 
 
 
 def discard_chosen(f: Frame, who: Player, kind: str, n: Optional[int], zones: Sequence[str], where: Any) -> "Gen":
-    chosen = yield from choose_cards(f, who, kind, n, zones, who, where, prompt=f"discard {n or ''} card(s)")
+    what = {"exact": f"{n} card(s)", "upto": f"up to {n} card(s)"}.get(kind, "any number of cards")
+    chosen = yield from choose_cards(f, who, kind, n, zones, who, where, prompt=f"discard {what}")
     if chosen:
         yield from _moves.discard(f.game, chosen, who)
     return chosen
@@ -159,6 +160,8 @@ def put_zone(f: Frame, cards: Any, player: Player, zone: str) -> "Gen":
         return
     if zone == "equip":
         for c in cards_of(cards):
+            if c.kind.equip is None:
+                raise GameError(f"{c.label()} is not equipment and cannot be put into an equipment area")
             yield from _moves.equip(g, player, c)
         return
     items = cards if isinstance(cards, (list, tuple)) else [cards]

@@ -134,6 +134,8 @@ def ask_respond(g: "Game", player: Player, patterns: frozenset[str], mode: str, 
                 yield from fire(g, "respond_asked", ev)
             card = ev.provided
             provided = card is not None
+            if card is None and ev.cancelled:  # a trigger closed the window: no answer
+                break
             if card is None and player.alive:
                 opts = response_options(g, player, patterns, mode, rescue_target)
                 if opts:

@@ -360,7 +360,7 @@ def play_options(g: "Game", player: Player) -> list[PlayOption]:
 def active_available(g: "Game", player: Player, skill: Skill) -> bool:
     spec = skill.active
     assert spec is not None
-    if spec.limit is not None and player.skill_uses.get((skill.id, "phase"), 0) >= spec.limit:
+    if spec.limit is not None and player.skill_uses.get((skill.id + "#active", "phase"), 0) >= spec.limit:
         return False
     if spec.condition is not None and not spec.condition(Frame(g, {"me": player})):
         return False
@@ -550,7 +550,7 @@ def perform(g: "Game", player: Player, action: PlayAction) -> "Gen":
 
 
 def run_active(g: "Game", player: Player, skill: Skill, cards: list[Card], targets: list[Player]) -> "Gen":
-    count_use(player, skill.id, "phase")
+    count_use(player, skill.id + "#active", "phase")
     g.emit("skill", player=player, skill=skill.id, cards=cards, targets=targets)
     assert skill.active is not None
     frame = Frame(g, {"me": player, "cards": cards, "targets": targets,

@@ -49,8 +49,8 @@ PLAYER_ATTRS: dict[str, tuple[str, Getter, str]] = {
 
 CARD_ATTRS: dict[str, tuple[str, Getter, str]] = {
     "name": ("sym:card", lambda c: c.kind.id, "the card's name (its kind id)"),
-    "suit": ("sym:suit", lambda c: c.suit, "suit (none for a virtual card of several cards)"),
-    "color": ("sym:color", lambda c: c.color, "red, black or none"),
+    "suit": ("sym:suit", lambda c: c.suit, "suit; none for a card made of several cards or of none"),
+    "color": ("sym:color", lambda c: c.color, "red or black; none when its cards have no common colour"),
     "rank": ("num", lambda c: c.rank, "1 (A) .. 13 (K); 0 when it has none"),
     "type": ("sym:type", lambda c: c.kind.type, "basic, trick or equip"),
     "slot": ("sym:slot", lambda c: c.kind.equip.slot if c.kind.equip else None, "equipment slot, or none"),
@@ -135,8 +135,8 @@ def _option(f: "Frame", name: str) -> Any:
     return f.game.option(name)
 
 
-def _color_of(f: "Frame", suit: str) -> str:
-    return COLOR.get(suit, "none")
+def _color_of(f: "Frame", suit: str) -> Optional[str]:
+    return COLOR.get(suit)
 
 
 def _min(f: "Frame", *xs: Any) -> Any:
