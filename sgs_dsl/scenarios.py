@@ -51,6 +51,10 @@ class CaseFailure(Exception):
     """The case does not hold; the message says why."""
 
 
+class NotOffered(CaseFailure):
+    """A scripted card or option is not among what the request offers."""
+
+
 @dataclass
 class CaseResult:
     file: str
@@ -161,7 +165,7 @@ class _Script:
         for c in pool:
             if c.base.id == canon and c.suit == suit and c.rank == rank:
                 return c
-        raise CaseFailure(self.case._at(where, f"'{text}' is not among the cards that can be chosen here"))
+        raise NotOffered(self.case._at(where, f"'{text}' is not among the cards that can be chosen here"))
 
     def seat_cards(self, p: Player) -> list[Card]:
         return p.all_cards() + list(self.game.processing.cards)
@@ -185,10 +189,10 @@ class _Script:
                         return req.decline()
                     raise CaseFailure(self._mismatch(req, decision))
                 queue.pop(0)
-                ans = self.build(req, decision["refuse"], where)
                 try:
+                    ans = self.build(req, decision["refuse"], where)
                     req.check(ans)
-                except IllegalDecision as exc:
+                except (IllegalDecision, NotOffered) as exc:
                     word = decision.get("reason")
                     if word and word.lower() not in str(exc).lower():
                         raise CaseFailure(self.case._at(where, f"the decision was refused, but for another reason: "
@@ -273,8 +277,8 @@ class _Script:
             for i, label in enumerate(req.options):
                 if str(label).lower().startswith(str(choice).lower()):
                     return i
-            raise CaseFailure(self.case._at(where, f"'{choice}' is not an option; the options are "
-                                                   f"{', '.join(map(str, req.options))}"))
+            raise NotOffered(self.case._at(where, f"'{choice}' is not an option; the options are "
+                                                  f"{', '.join(map(str, req.options))}"))
         if isinstance(req, ArrangeRequest):
             spec = d["arrange"]
             top = [self.find_card(t, req.cards, where) for t in spec.get("top", [])]
