@@ -233,11 +233,12 @@ class Loader:
             line, col = doc.position(path)
             return text, Origin(doc.path, line, col)
         if sc.style == "folded":
-            self.diags.append(Diagnostic(doc.path, sc.line - 1, 1, "E104",
+            line, col = doc.position(path)  # the '>' indicator
+            self.diags.append(Diagnostic(doc.path, line, col, "E104",
                                          "an effect must be a literal block (|), not a folded one (>), so that "
                                          "its lines stay lines"))
             return None
-        return text, Origin(doc.path, sc.line, sc.col, block=(sc.style == "literal"))
+        return text, Origin(doc.path, sc.line, sc.col, block=(sc.style == "literal"), segments=sc.segments)
 
     def parse(self, doc: Document, path: PathKey, block: bool) -> Any:
         key = (doc.path, path)

@@ -58,10 +58,18 @@ class Origin:
     line: int
     col: int
     block: bool = False
+    segments: tuple[tuple[int, int, int], ...] = ()  # a folded multi-line scalar's pieces
 
     def map(self, line: int, col: int) -> tuple[int, int]:
         if self.block:
             return self.line + line - 1, self.col + col - 1
+        if line == 1 and self.segments:
+            offset = col - 1
+            start, seg_line, seg_col = self.segments[0]
+            for s in self.segments:
+                if s[0] <= offset:
+                    start, seg_line, seg_col = s
+            return seg_line, seg_col + offset - start
         if line == 1:
             return self.line, self.col + col - 1
         return self.line + line - 1, col
@@ -462,7 +470,7 @@ class _Builder(Transformer[Token, Any]):
         return A.BinOp(self._pos(meta), str(items[1]), items[0], items[2])
 
     def neg(self, meta: Any, items: list[Any]) -> A.Neg:
-        return A.Neg(self._pos(meta), items[0])
+        return A.Neg(self._pos(meta), items[-1])
 
     def attr(self, meta: Any, items: list[Any]) -> A.Attr:
         return A.Attr(self._pos(meta), items[0], str(items[1]), self._tpos(items[1]))

@@ -39,7 +39,7 @@ from sgs_runtime.requests import (
 )
 
 from .compiler import Compiler, Scope
-from .errors import ContentError, Diagnostic
+from .errors import ContentError, Diagnostic, did_you_mean
 from .loader import schema_errors
 from .parser import Origin, SyntaxProblem, parse_expression
 from .yamlsafe import Document, load_file
@@ -98,7 +98,7 @@ class _Case:
         canon = self.content.canonical(name)
         kind = self.content.cards.get(canon)
         if kind is None:
-            raise CaseFailure(self._at(path, f"unknown card '{name}'"))
+            raise CaseFailure(self._at(path, f"unknown card '{name}'{did_you_mean(name, self.content.cards)}"))
         self.next_id += 1
         return Card(self.next_id, kind, suit, rank)
 
@@ -114,7 +114,8 @@ class _Case:
         for i, s in enumerate(self.data["seats"]):
             hero = self.content.canonical(s["hero"])
             if hero not in self.content.heroes:
-                raise CaseFailure(self._at(("seats", i, "hero"), f"unknown hero '{s['hero']}'"))
+                raise CaseFailure(self._at(("seats", i, "hero"), f"unknown hero '{s['hero']}'"
+                                                                 f"{did_you_mean(s['hero'], self.content.heroes)}"))
             self.names[hero] = i
             seats.append(SeatSetup(
                 hero=hero, role=s["role"], hp=s.get("hp"), max_hp=s.get("max_hp"), alive=s.get("alive", True),

@@ -55,6 +55,9 @@ class Scalar:
     col: int  # 1-based column of that character
     style: str  # "plain", "quoted", "literal" or "folded"
     indent: int = 0  # for block scalars: the indentation of the content lines
+    # a plain or quoted scalar written over several lines is folded into one line;
+    # segments say where each piece of the folded text starts: (offset, line, col)
+    segments: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass
@@ -222,15 +225,36 @@ class _Builder:
             self.doc.scalars[path] = Scalar(line + 1, indent + 1, kind, indent)
             return node.value
         if style in ("'", '"'):
-            self.doc.scalars[path] = Scalar(line, col + 1, "quoted")
+            self.doc.scalars[path] = Scalar(line, col + 1, "quoted", segments=self._segments(node, 1))
             return node.value
-        self.doc.scalars[path] = Scalar(line, col, "plain")
+        self.doc.scalars[path] = Scalar(line, col, "plain", segments=self._segments(node, 0))
         if node.tag not in ("tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
                             "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:timestamp",
                             "tag:yaml.org,2002:value", "tag:yaml.org,2002:merge", "tag:yaml.org,2002:binary"):
             # an explicit tag such as !!python/object: refuse quietly as text
             return node.value
         return resolve_plain(node.value)
+
+    def _segments(self, node: ScalarNode, quote: int) -> tuple[tuple[int, int, int], ...]:
+        first, last = node.start_mark.line, node.end_mark.line
+        if first == last:
+            return ()
+        out = []
+        offset = 0
+        for i in range(first, min(last, len(self.lines) - 1) + 1):
+            raw = self.lines[i]
+            if i == first:
+                col = node.start_mark.column + quote
+                text = raw[col:]
+            else:
+                stripped = raw.lstrip(" \t")
+                col = len(raw) - len(stripped)
+                text = stripped
+            if not text.strip():
+                continue
+            out.append((offset, i + 1, col + 1))
+            offset += len(text.rstrip()) + 1  # folded: one space between lines
+        return tuple(out)
 
     def _block_indent(self, indicator_line: int) -> int:
         # indicator_line is 1-based; content starts on the next line

@@ -1,0 +1,50 @@
+"""Shared helpers for the test suites."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+FIXTURES = TESTS / "fixtures"
+
+# `path:line:col: CODE message`, as `sgs validate` prints diagnostics
+DIAGNOSTIC_LINE = re.compile(r"^(?P<file>.+):(?P<line>\d+):(?P<col>\d+): (?P<code>[EW]\d{3}) (?P<message>.*)$")
+
+
+@pytest.fixture(scope="session")
+def content() -> Any:
+    """The built-in content, loaded once."""
+    from sgs_dsl.loader import load_content
+
+    return load_content()
+
+
+@pytest.fixture(scope="session")
+def identity(content: Any) -> Any:
+    return content.ruleset("identity")
+
+
+def run_cli(*args: str) -> Any:
+    """Run the `sgs` command in this process; the result has exit_code, stdout and stderr."""
+    from sgs_cli.main import main
+
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def copy_builtin_tree(dest: Path) -> Path:
+    """Copy the built-in content tree (cards/, heroes/, rules/) to ``dest``."""
+    for kind in ("cards", "heroes", "rules"):
+        shutil.copytree(ROOT / kind, dest / kind)
+    return dest
+
+
+def same_file(reported: str, expected: Path) -> bool:
+    """Whether a file named in a diagnostic (relative to the working folder or absolute) is ``expected``."""
+    return Path(reported).resolve() == expected.resolve()
