@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from sgs_dsl.loader import load_content
 from sgs_runtime import invariants
 from sgs_runtime.agents import RandomAgent
-from sgs_runtime.events import DeathEvent
 from sgs_runtime.errors import LimitExceeded
+from sgs_runtime.events import DeathEvent
 from sgs_runtime.game import Game
 
 CONTENT = load_content()
