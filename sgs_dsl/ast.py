@@ -394,4 +394,21 @@ class Act(Action):
     """The free actions of a play phase: use cards and skills until the player ends it."""
 
 
+@dataclass
+class Revive(Action):
+    """A dead player returns as another hero (转世)."""
+
+    player: Expr = field(default=None)  # type: ignore[assignment]
+    hero: Expr = field(default=None)  # type: ignore[assignment]
+    hp: Optional[Expr] = None
+
+
+@dataclass
+class Counter(Action):
+    """Open a counter window (无懈可击) against a card's effect on a player; binds ``countered``."""
+
+    card: Expr = field(default=None)  # type: ignore[assignment]
+    target: Expr = field(default=None)  # type: ignore[assignment]
+
+
 AnyNode = Union[Expr, Stmt]

@@ -50,6 +50,7 @@ GLOBALS: dict[str, tuple[str, ExprFn, str]] = {
     "current": ("player", lambda f: f.game.current, "whose turn it is"),
     "phase": ("sym:phase", lambda f: f.game.phase, "the current phase, or none between phases"),
     "resolving": ("bool", lambda f: f.game.current_use() is not None, "a card's use is being resolved"),
+    "unused_heroes": ("syms:hero", lambda f: list(f.game.unused_heroes), "the heroes nobody plays, in pile order"),
     "inf": ("num", lambda f: INF, "a number larger than any count"),
 }
 
@@ -996,6 +997,27 @@ class Compiler:
         who, card = self._subject(s, scope), self._cards(s.card, scope)
         return True, lambda f: ops.resolve(f, who(f), card(f))
 
+    def _s_Revive(self, s: A.Revive, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
+        player = self._player(s.player, scope, "the player who returns")
+        if isinstance(s.hero, A.Name) and s.hero.id not in scope.vars and s.hero.id not in GLOBALS:
+            hero = self.symbol_name(s.hero.id, s.hero.pos, "hero", "hero")
+        else:
+            hero, t = self.expr(s.hero, scope)
+            if not _compatible(t, "sym:hero"):
+                self.error(s.hero.pos, "E301", f"expected a hero, but this is {_describe(t)}")
+        hp = self._num(s.hp, scope) if s.hp is not None else None
+        return True, lambda f: ops.revive(f, player(f), hero(f), hp(f) if hp else None)
+
+    def _s_Counter(self, s: A.Counter, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
+        card = self._cards(s.card, scope)
+        target = self._player(s.target, scope, "the player the effect is on")
+        scope.vars["countered"] = "bool"
+
+        def run(f: Frame) -> Any:
+            f.vars["countered"] = yield from ops.counter(f, card(f), target(f))
+
+        return True, run
+
     def _s_Act(self, s: A.Act, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         who = self._subject(s, scope)
         return True, lambda f: ops.act(f, who(f))
@@ -1008,6 +1030,7 @@ _IMPLICIT = {
     "responded": "it is bound by an 'ask ... use/play ...' statement before it",
     "response": "it is bound by an 'ask ... use/play ...' statement before it",
     "confirmed": "it is bound by an 'ask PLAYER \"question\"' statement before it",
+    "countered": "it is bound by a 'counter CARD on PLAYER' statement before it",
     "event": "only triggers, phases and rules blocks have an event",
     "target": "only a card's effect (or an active skill) has a target",
     "card": "only a card's effect, or a trigger's event, has a card",

@@ -327,6 +327,11 @@ class Loader:
             if f.kind == "rules":
                 if not unique("rules file", d["id"], doc, ("id",)):
                     continue
+                for i, sk in enumerate(d.get("skills", []) or []):
+                    if unique("skill", sk["id"], doc, ("skills", i, "id")):
+                        env.add("skill", [sk["id"]])
+                        for mname, mdef in (sk.get("marks") or {}).items():
+                            self._mark(mname, mdef)
                 for ph in d.get("phases", []) or []:
                     env.add("phase", [ph["id"]])
                 for r in (d.get("roles") or {}):
@@ -365,6 +370,10 @@ class Loader:
             elif f.kind == "heroes":
                 self.compile_heroes(f.doc)
         rules = [f for f in self.files if f.kind == "rules"]
+        for f in rules:
+            for i, raw in enumerate(f.doc.data.get("skills", []) or []):
+                sk = self.compile_skill(f.doc, ("skills", i), raw, f.doc.data["id"])
+                self.content.skills.setdefault(sk.id, sk)
         self.compile_rules([f.doc for f in rules])
         self.check_references()
         self.content.env = self.env
@@ -412,8 +421,9 @@ class Loader:
             scope = Scope({"me": "player", "target": "player", "card": "card"})
             effect = self.block(doc, path + ("delayed", "effect"), scope.child())
             countered = self.block(doc, path + ("delayed", "countered"), scope.child())
+            first = self.expr(doc, path + ("delayed", "counter_first"), Scope({"me": "player", "card": "card"}))
             if effect is not None:
-                kind.delayed = D.DelayedSpec(effect, countered)
+                kind.delayed = D.DelayedSpec(effect, countered, first)
         if raw.get("equip") is not None:
             eq = raw["equip"]
             if self.env.slots and eq["slot"] not in self.env.slots:
@@ -467,6 +477,7 @@ class Loader:
         spec.max = self.expr(doc, path + ("max",), Scope(dict(base)))
         spec.filter = self.expr(doc, path + ("filter",), Scope(dict(base, target="player")))
         spec.respect_prohibitions = bool(raw.get("prohibitions", True))
+        spec.dead = bool(raw.get("dead", False))
         for i, sec in enumerate(raw.get("then", []) or []):
             flt = self.expr(doc, path + ("then", i, "filter"),
                             Scope(dict(base, target="player", **{sec["name"]: "player"})))
@@ -732,7 +743,12 @@ class Loader:
         tables: dict[int, list[str]] = {}
         triggers: list[D.Trigger] = []
         runtime: dict[str, Any] = {}
+        overrides: dict[str, str] = {}
+        variants: dict[str, dict[int, list[str]]] = {}
         for part in chain:
+            overrides.update(part.raw.get("skill_overrides") or {})
+            for vname, table in (part.raw.get("role_table_variants") or {}).items():
+                variants[vname] = {int(n): list(roles) for n, roles in table.items()}
             for k, v in part.raw.items():
                 raw[k] = v
             for k, v in part.fields.items():
@@ -770,7 +786,9 @@ class Loader:
             victory=fields.get("victory", []), quantities=quantities, slots=tuple(raw.get("slots", [])),
             card_packs=tuple(raw.get("cards", [])), hero_packs=tuple(raw.get("heroes", [])),
             selection=selection, skills=bool(raw.get("hero_skills", True)), uniform_hp=raw.get("uniform_hp"),
-            removed_ranks=tuple(raw.get("removed_ranks", [])), text=_text(top.raw.get("text")), runtime=runtime)
+            removed_ranks=tuple(raw.get("removed_ranks", [])), text=_text(top.raw.get("text")), runtime=runtime,
+            skill_overrides=overrides, player_skills=tuple(raw.get("player_skills", []) or []),
+            role_table_variants=variants)
 
     # ------------------------------------------------------------ references
 
@@ -778,6 +796,14 @@ class Loader:
         skills = self.content.skills
         for f in self.files:
             d, doc = f.doc.data, f.doc
+            if f.kind == "rules":
+                for key, sid in (d.get("skill_overrides") or {}).items():
+                    for name, where in ((key, ("skill_overrides",)), (sid, ("skill_overrides", key))):
+                        if name not in skills:
+                            self.err(doc, where, "E300", f"unknown skill '{name}'{did_you_mean(name, skills)}")
+                for j, sid in enumerate(d.get("player_skills", []) or []):
+                    if sid not in skills:
+                        self.err(doc, ("player_skills", j), "E300", f"unknown skill '{sid}'{did_you_mean(sid, skills)}")
             if f.kind == "heroes":
                 for i, h in enumerate(d.get("heroes", [])):
                     for j, sid in enumerate(h.get("skills", [])):

@@ -420,6 +420,12 @@ class _Builder(Transformer[Token, Any]):
     def act(self, meta: Any, items: list[Any]) -> A.Act:
         return A.Act(self._p(meta), None, "act")
 
+    def revive(self, meta: Any, items: list[Any]) -> A.Revive:
+        return A.Revive(self._p(meta), None, "revive", player=items[0], hero=items[1], hp=items[2])
+
+    def counter(self, meta: Any, items: list[Any]) -> A.Counter:
+        return A.Counter(self._p(meta), None, "counter", card=items[0], target=items[1])
+
     def count_exact(self, meta: Any, items: list[Any]) -> A.Count:
         return A.Count("exact", items[0])
 

@@ -58,6 +58,7 @@ class TargetSpec:
     filter: Optional[ExprFn] = None  # vars: me, target, card
     then: list["SecondaryTarget"] = field(default_factory=list)
     respect_prohibitions: bool = True
+    dead: bool = False  # dead players may be targeted (转世: a sacrifice to the dead)
 
 
 @dataclass
@@ -92,6 +93,9 @@ class DelayedSpec:
 
     effect: BlockFn
     countered: Optional[BlockFn] = None
+    # whether a counter window opens before the judgement (default yes); when false,
+    # the effect opens one itself with `counter` (the older ruling for 乐不思蜀)
+    counter_first: Optional[ExprFn] = None
 
 
 @dataclass
@@ -300,10 +304,16 @@ class Ruleset:
     removed_ranks: tuple[int, ...] = ()
     text: Text = field(default_factory=lambda: Text("", ""))
     runtime: dict[str, Any] = field(default_factory=dict)  # how the engine resolves (see RUNTIME_SETTINGS)
+    skill_overrides: dict[str, str] = field(default_factory=dict)  # skill id -> the skill used instead
+    player_skills: tuple[str, ...] = ()  # skills every player has under these rules
+    role_table_variants: dict[str, dict[int, list[str]]] = field(default_factory=dict)
 
 
 RUNTIME_SETTINGS = {
     "dying_skills_wait": "the triggered skills of a dying player wait until rescued (older rulings, seed 002)",
+    "skills_after_card": "skills set off while a card resolves fire after it has resolved, and not for the dead "
+                         "(the older resolution principle, seed 002)",
+    "dead_stay_at_table": "dead players stay at the table and may hold hand cards (转世)",
 }
 
 

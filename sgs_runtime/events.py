@@ -111,6 +111,8 @@ class UseEvent(Event):
         self.data: dict[str, Any] = {}  # per-use variables (prepare -> effect -> finish)
         self.secondary: dict[int, dict[str, Any]] = {}  # per-target secondary choices, by seat
         self.denied: set[int] = set()  # seats that cannot respond to this card
+        self.deferred: list[tuple[Any, Any, "Event"]] = []  # skills set off, fired after it (skills_after_card)
+        self.settled = False  # its skills have been fired; nothing more is deferred to it
         self.ignored: set[tuple[int, str]] = set()  # (seat, slot) equipment ignored for this use
 
 

@@ -226,7 +226,8 @@ class Game:
         return None
 
     def emit(self, kind: str, **fields: Any) -> None:
-        """Append a record to the event log (JSON lines)."""
+        """Append a record to the event log (JSON lines); count it in ``stats`` either way."""
+        self.stats[kind] = self.stats.get(kind, 0) + 1
         if not self.keep_log and self.log_sink is None:
             return
         record: dict[str, Any] = {"seq": len(self.log), "event": kind}
@@ -328,10 +329,14 @@ class Game:
                 if eq is None or eq.slot in ignored:
                     continue
                 for sid in eq.skills:
-                    sk = self.content.skills.get(sid)
+                    sk = self.skill(sid)
                     if sk is not None:
                         skills.append(sk)
         return skills
+
+    def skill(self, sid: str) -> Optional[Skill]:
+        """A skill by id, as these rules have it (``skill_overrides`` swap older texts in)."""
+        return self.content.skills.get(self.rules.skill_overrides.get(sid, sid))
 
     def _ignored_slots(self, player: Player) -> set[str]:
         out: set[str] = set()

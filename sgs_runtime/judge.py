@@ -77,8 +77,9 @@ def resolve_delayed(g: "Game", owner: Player, card: Card) -> "Gen":
     face: AnyCard = card if card.base is kind else VirtualCard(kind, [card])
     yield from move(g, [card], g.processing, reason="resolve", by=owner)
     g.emit("resolve", player=owner, card=face)
-    countered = yield from counter_window(g, face, owner, None)
     frame = Frame(g, {"me": owner, "target": owner, "card": face})
+    first = spec.counter_first is None or bool(spec.counter_first(Frame(g, {"me": owner, "card": face})))
+    countered = (yield from counter_window(g, face, owner, None)) if first else False
     try:
         if countered:
             g.emit("countered", card=face, target=owner)

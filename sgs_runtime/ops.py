@@ -355,6 +355,39 @@ def use(f: Frame, who: Player, card: Any, on: Any, extra: bool, unnullifiable: b
     yield from _use.use_card(g, who, c, targets, extra=extra, unnullifiable=unnullifiable)
 
 
+def revive(f: Frame, who: Player, hero: str, hp: Optional[int]) -> "Gen":
+    """``who`` returns as ``hero`` (转世): the old hero goes to the unused pile."""
+    from .turn import skills_for
+
+    g = f.game
+    if who is None or hero is None or who.alive:
+        return
+    new = g.content.heroes[hero]
+    if hero in g.unused_heroes:
+        g.unused_heroes.remove(hero)
+    g.unused_heroes.append(who.hero.id)
+    old = who.hero.id
+    who.hero = new
+    who.max_hp = g.rules.uniform_hp if g.rules.uniform_hp is not None else new.hp
+    who.hp = min(who.max_hp, int(hp)) if hp is not None else who.max_hp
+    who.alive = True
+    who.dying = False
+    who.skills = skills_for(g, new, who.role)
+    who.reincarnations += 1
+    g.bump()
+    g.emit("revive", player=who, old=old, hero=new.id, hp=who.hp)
+    return
+    yield  # unreachable: makes this function a generator
+
+
+def counter(f: Frame, card: Any, target: Player) -> "Gen":
+    c = to_card(f, card)
+    if c is None or target is None:
+        return False
+    countered = yield from _respond.counter_window(f.game, c, target, f.game.current_use())
+    return bool(countered)
+
+
 def act(f: Frame, who: Player) -> "Gen":
     yield from _use.play_loop(f.game, who)
 

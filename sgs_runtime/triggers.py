@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from .events import TIMINGS, Event, SignalEvent
+from .events import TIMINGS, Event, SignalEvent, UseEvent
 from .frame import Frame, StopEffect
 from .requests import ConfirmRequest, OrderRequest
 
@@ -65,6 +65,7 @@ def fire(g: "Game", timing: str, event: Event) -> "Gen":
     """Fire every trigger waiting at ``timing`` for ``event``."""
     subject = subject_of(timing, event)
     before = TIMINGS[timing].before if timing in TIMINGS else True
+    holder = _deferral(g) if not before else None
     order = g.seats_from(g.current)
     for owner in order:
         if not owner.alive and not (timing == "death" and subject is owner):
@@ -84,6 +85,9 @@ def fire(g: "Game", timing: str, event: Event) -> "Gen":
                 idx = yield from g.ask(OrderRequest(owner, f"which fires first at {timing}?", options=labels))
                 tr = ready[idx]
             done.add(id(tr))
+            if holder is not None and tr.skill is not None:
+                holder.deferred.append((owner, tr, event))  # the older principle: after the card
+                continue
             yield from run_trigger(g, tr, owner, event)
             if before and event.cancelled:
                 return
@@ -98,6 +102,26 @@ def fire(g: "Game", timing: str, event: Event) -> "Gen":
             yield from tr.body(frame)
         except StopEffect:
             pass
+
+
+def _deferral(g: "Game") -> Optional[UseEvent]:
+    """The card use that skills wait for, under the runtime setting ``skills_after_card``."""
+    if not g.rules.runtime.get("skills_after_card"):
+        return None
+    for ev in reversed(g.stack):
+        if isinstance(ev, UseEvent) and not ev.counter:
+            return None if ev.settled else ev
+    return None
+
+
+def fire_deferred(g: "Game", use: UseEvent) -> "Gen":
+    """Fire the skills a card set off, from the current player in seat order; not for the dead."""
+    key = g.order_key(g.current)
+    while use.deferred:
+        use.deferred.sort(key=lambda item: key(item[0]))
+        owner, tr, event = use.deferred.pop(0)
+        if owner.alive and not owner.dying:
+            yield from run_trigger(g, tr, owner, event)
 
 
 def run_trigger(g: "Game", tr: "Trigger", owner: "Player", event: Event) -> "Gen":

@@ -62,13 +62,13 @@ def make_player(g: "Game", seat: int, hero: Hero, role: str) -> Player:
 
 def skills_for(g: "Game", hero: Hero, role: str) -> list[Any]:
     if not g.rules.skills:
-        return []
+        return [s for sid in g.rules.player_skills if (s := g.skill(sid)) is not None]
     rdef = g.rules.roles.get(role)
     lord_ok = rdef is not None and rdef.lord_skills
     out = []
-    for sid in hero.skills:
-        sk = g.content.skills[sid]
-        if sk.lord and not lord_ok:
+    for sid in (*hero.skills, *g.rules.player_skills):
+        sk = g.skill(sid)
+        if sk is None or (sk.lord and not lord_ok):
             continue
         out.append(sk)
     return out
@@ -83,7 +83,8 @@ def _bonus(g: "Game", role: str) -> int:
 
 def _roles(g: "Game") -> list[str]:
     n = g.num_players
-    table = g.rules.role_tables.get(n)
+    variant = g.rules.role_table_variants.get(str(g.option("role_table") or ""), {})
+    table = variant.get(n) or g.rules.role_tables.get(n)
     if table is None:
         raise UsageError(f"the rules '{g.rules.id}' have no role table for {n} players "
                          f"(they play {g.rules.players_min} to {g.rules.players_max})")

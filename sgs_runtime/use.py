@@ -29,7 +29,7 @@ from .model import AnyCard, Card, Player, VirtualCard
 from .moves import clear_processing, equip, move
 from .quantities import forbids_target
 from .requests import PlayAction, PlayOption, PlayRequest
-from .triggers import count_use, fire
+from .triggers import count_use, fire, fire_deferred
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game, Gen
@@ -44,7 +44,7 @@ def target_spec(card: AnyCard) -> TargetSpec:
 
 
 def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
-    if not target.alive:
+    if not target.alive and not spec.dead:
         return False
     if spec.filter is not None and not spec.filter(Frame(g, {"me": user, "target": target, "card": card})):
         return False
@@ -69,7 +69,7 @@ def secondary_candidates(g: "Game", user: Player, card: AnyCard, spec: TargetSpe
 def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None) -> list[Player]:
     spec = spec or target_spec(card)
     out = []
-    for p in g.alive_from(user):
+    for p in (g.seats_from(user) if spec.dead else g.alive_from(user)):
         if not eligible(g, user, p, card, spec):
             continue
         if spec.then and not all(secondary_candidates(g, user, card, spec, p, i) for i in range(len(spec.then))):
@@ -211,6 +211,9 @@ def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], 
         elif spec is not None:
             yield from resolve_effects(g, use)
         yield from clear_processing(g, phys)
+        if use.deferred:
+            yield from fire_deferred(g, use)
+        use.settled = True
         yield from fire(g, "use_finished", use)
     finally:
         g.pop(use)
@@ -399,7 +402,7 @@ def active_candidates(g: "Game", player: Player, skill: Skill) -> list[Player]:
     if tspec is None or tspec.mode != "choose":
         return []
     out = []
-    for p in g.alive_from(player):
+    for p in (g.seats_from(player) if tspec.dead else g.alive_from(player)):
         frame = Frame(g, {"me": player, "target": p, "card": card})
         if tspec.filter is not None and not tspec.filter(frame):
             continue

@@ -147,6 +147,22 @@ def _max(f: "Frame", *xs: Any) -> Any:
     return max(xs)
 
 
+def _hero_kingdom(f: "Frame", hero: str) -> Optional[str]:
+    h = f.game.content.heroes.get(hero) if hero else None
+    return h.kingdom if h is not None else None
+
+
+def _hero_hp(f: "Frame", hero: str) -> int:
+    h = f.game.content.heroes.get(hero) if hero else None
+    return h.hp if h is not None else 0
+
+
+def _shuffled(f: "Frame", xs: Any) -> list[Any]:
+    out = list(xs or [])
+    f.game.rng.shuffle(out)  # chance is the game's: reproducible from its seed
+    return out
+
+
 def _role_count(f: "Frame", role: str) -> int:
     return sum(1 for p in f.game.players if p.alive and p.role == role)
 
@@ -166,6 +182,9 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
     "option": (("text",), "any", _option, "a rules option's value"),
     "color_of": (("sym:suit",), "sym:color", _color_of, "the colour of a suit"),
     "alive_with_role": (("sym:role",), "num", _role_count, "how many living players have a role"),
+    "hero_kingdom": (("sym:hero",), "sym:kingdom", _hero_kingdom, "a hero's kingdom"),
+    "hero_hp": (("sym:hero",), "num", _hero_hp, "a hero's HP"),
+    "shuffled": (("list",), "same", _shuffled, "the list in a random order (the game's seeded chance)"),
 }
 
 # comprehension functions: f(x from xs where cond)
