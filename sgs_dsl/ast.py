@@ -395,6 +395,11 @@ class Act(Action):
 
 
 @dataclass
+class RevealRole(Action):
+    """The subject shows their role card (铜铃)."""
+
+
+@dataclass
 class Revive(Action):
     """A dead player returns as another hero (转世)."""
 

@@ -567,6 +567,15 @@ class Compiler:
                 ops.set_mark(f, p, name, v if op == "=" else cur + v if op == "+=" else cur - v)
 
             return False, set_mark
+        if isinstance(target, A.Attr) and target.name == "max_hp":
+            who = self._player(target.obj, scope)
+
+            def set_max(f: Frame) -> None:
+                p, v = who(f), value(f)
+                if p is not None:
+                    ops.set_max_hp(f, p, v if op == "=" else p.max_hp + v if op == "+=" else p.max_hp - v)
+
+            return False, set_max
         if isinstance(target, A.Attr) and isinstance(target.obj, A.Name) and target.obj.id == "event":
             if scope.event is None:
                 self.error(target.pos, "E306", "there is no event to change here")
@@ -592,7 +601,7 @@ class Compiler:
                     setattr(ev, fname, getattr(ev, fname) - v)
 
             return False, set_field
-        self.error(s.pos, "E306", "only 'event.FIELD' and 'PLAYER.mark(NAME)' can be assigned")
+        self.error(s.pos, "E306", "only 'event.FIELD', 'PLAYER.mark(NAME)' and 'PLAYER.max_hp' can be assigned")
         return False, lambda f: None
 
     def _s_Control(self, s: A.Control, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
@@ -996,6 +1005,10 @@ class Compiler:
     def _s_Resolve(self, s: A.Resolve, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         who, card = self._subject(s, scope), self._cards(s.card, scope)
         return True, lambda f: ops.resolve(f, who(f), card(f))
+
+    def _s_RevealRole(self, s: A.RevealRole, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
+        who = self._subject(s, scope)
+        return False, lambda f: ops.reveal_role(f, who(f))
 
     def _s_Revive(self, s: A.Revive, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         player = self._player(s.player, scope, "the player who returns")

@@ -309,7 +309,7 @@ class Loader:
                 for i, hero in enumerate(d.get("heroes", [])):
                     if unique("hero", hero["id"], doc, ("heroes", i, "id")):
                         env.add("hero", [hero["id"]])
-                        env.add("kingdom", [hero["kingdom"]])
+                        env.add("kingdom", [hero["kingdom"], *hero.get("kingdoms", [])])
                         for a in hero.get("aliases", []):
                             env.aliases[a] = hero["id"]
             if f.kind in ("cards", "heroes"):
@@ -489,9 +489,11 @@ class Loader:
         pack = d["pack"]
         ids = []
         for i, raw in enumerate(d.get("heroes", [])):
+            kingdoms = (raw["kingdom"], *[k for k in raw.get("kingdoms", []) if k != raw["kingdom"]])
             hero = D.Hero(raw["id"], _text(raw.get("name")), raw["kingdom"], raw["gender"], int(raw["hp"]),
                           tuple(self.env.aliases.get(s, s) for s in raw.get("skills", [])),
-                          self.source(doc, ("heroes", i)), pack, tuple(raw.get("aliases", [])))
+                          self.source(doc, ("heroes", i)), pack, tuple(raw.get("aliases", [])), kingdoms,
+                          bool(raw.get("can_be_lord", True)))
             if hero.id not in self.content.heroes:
                 self.content.heroes[hero.id] = hero
                 ids.append(hero.id)
@@ -608,8 +610,10 @@ class Loader:
         elif "forbid" in raw:
             scope = Scope({"me": "player", "user": "player", "card": "card"})
             sk.prohibitions.append(D.Prohibition(raw["forbid"], self.expr(doc, path + ("if",), scope)))
+        elif "immune" in raw:
+            sk.immune = sk.immune | {raw["immune"]}
         else:
-            self.err(doc, path, "E112", "a static entry needs 'modify' or 'forbid'")
+            self.err(doc, path, "E112", "a static entry needs 'modify', 'forbid' or 'immune'")
 
     def compile_deck(self, doc: Document, d: dict[str, Any]) -> Optional[list[D.DeckCard]]:
         out = []

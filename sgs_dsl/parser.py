@@ -392,6 +392,9 @@ class _Builder(Transformer[Token, Any]):
     def reveal(self, meta: Any, items: list[Any]) -> A.Reveal:
         return A.Reveal(self._p(meta), None, "reveal", amount=items[0], as_name=items[1])
 
+    def reveal_role(self, meta: Any, items: list[Any]) -> A.RevealRole:
+        return A.RevealRole(self._p(meta), None, "reveal")
+
     def look_top(self, meta: Any, items: list[Any]) -> A.Reveal:
         return A.Reveal(self._p(meta), None, "look", amount=items[0], as_name=items[1], private=True)
 

@@ -217,6 +217,7 @@ class Skill:
     active: Optional[ActiveSpec] = None
     modifiers: list[Modifier] = field(default_factory=list)
     prohibitions: list[Prohibition] = field(default_factory=list)
+    immune: frozenset[str] = frozenset()  # "others_equipment": other players' equipment has no effect on the owner
     pack: str = ""
     aliases: tuple[str, ...] = ()
 
@@ -232,6 +233,8 @@ class Hero:
     source: Source
     pack: str = ""
     aliases: tuple[str, ...] = ()
+    kingdoms: tuple[str, ...] = ()  # every kingdom, the first being ``kingdom``
+    can_be_lord: bool = True
 
 
 @dataclass

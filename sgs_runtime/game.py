@@ -133,7 +133,9 @@ class Game:
         self.epoch = 0
         self._skills_cache: dict[int, list[Skill]] = {}
         self._trigger_cache: dict[int, dict[str, list[Trigger]]] = {}
-        self._modifier_cache: dict[str, list[tuple[Player, Any]]] = {}
+        self._modifier_cache: dict[str, list[tuple[Player, Any, bool]]] = {}
+        self._equip_skill_ids: dict[int, set[str]] = {}
+        self._immune_cache: Optional[list[Player]] = None
         # this turn's uses and plays: (seat, card name, phase, "use"/"play")
         self.history: list[tuple[int, str, Optional[str], str]] = []
 
@@ -292,6 +294,8 @@ class Game:
         self._skills_cache.clear()
         self._trigger_cache.clear()
         self._modifier_cache.clear()
+        self._equip_skill_ids.clear()
+        self._immune_cache = None
 
     def active_skills(self, player: Player) -> list[Skill]:
         """The player's skills now: hero skills plus those of equipment not ignored."""
@@ -311,16 +315,31 @@ class Game:
             self._trigger_cache[player.seat] = index
         return index.get(timing, [])
 
-    def modifiers(self, quantity: str) -> list[tuple[Player, Any]]:
+    def modifiers(self, quantity: str) -> list[tuple[Player, Any, bool]]:
         """Every living player's modifiers of a quantity, in seat order."""
         got = self._modifier_cache.get(quantity)
         if got is None:
-            got = [(p, m) for p in self.players if p.alive for s in self.active_skills(p)
-                   for m in s.modifiers if m.quantity == quantity]
+            got = [(p, m, self.from_equipment(p, s)) for p in self.players if p.alive
+                   for s in self.active_skills(p) for m in s.modifiers if m.quantity == quantity]
             self._modifier_cache[quantity] = got
         return got
 
+    def from_equipment(self, player: Player, skill: Skill) -> bool:
+        """Whether the player has this skill through a piece of equipment (not their hero)."""
+        self.active_skills(player)
+        return skill.id in self._equip_skill_ids.get(player.seat, ())
+
+    def immune_to_equipment(self) -> list[Player]:
+        """Players whom other players' equipment does not affect (乾坤)."""
+        got = self._immune_cache
+        if got is None:
+            got = self._immune_cache = [p for p in self.players if p.alive and any(
+                "others_equipment" in s.immune for s in self.active_skills(p))]
+        return got
+
     def _compute_skills(self, player: Player) -> list[Skill]:
+        equip_ids: set[str] = set()
+        self._equip_skill_ids[player.seat] = equip_ids
         skills = list(player.skills)
         if player.equip.cards:
             ignored = self._ignored_slots(player)
@@ -332,6 +351,7 @@ class Game:
                     sk = self.skill(sid)
                     if sk is not None:
                         skills.append(sk)
+                        equip_ids.add(sk.id)
         return skills
 
     def skill(self, sid: str) -> Optional[Skill]:

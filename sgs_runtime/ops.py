@@ -457,6 +457,21 @@ def set_mark(f: Frame, who: Player, name: str, value: int) -> None:
         who.marks.pop(name, None)
 
 
+def set_max_hp(f: Frame, who: Player, value: int) -> None:
+    """Change a player's max HP; HP above the new maximum is lost (not as damage)."""
+    old = who.max_hp
+    who.max_hp = max(0, int(value))
+    if who.hp > who.max_hp:
+        who.hp = who.max_hp
+    f.game.emit("max_hp", player=who, old=old, max_hp=who.max_hp, hp=who.hp)
+
+
+def reveal_role(f: Frame, who: Player) -> None:
+    if who is not None and not who.role_revealed:
+        who.role_revealed = True
+        f.game.emit("reveal_role", player=who, role=who.role)
+
+
 def loop_guard(f: Frame, count: int) -> None:
     if count > f.game.limits.loop:
         raise LimitExceeded("loop", f.game.limits.loop, "a 'repeat' ran too long")

@@ -31,7 +31,10 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
     params = dict(zip(q.params, args))
     value = q.base(Frame(g, dict(params)))
     added = 0
-    for p, m in g.modifiers(name):
+    immune = g.immune_to_equipment()
+    for p, m, equipment in g.modifiers(name):
+        if equipment and immune and any(q is not p and any(a is q for a in args) for q in immune):
+            continue  # 乾坤: another player's equipment does not count against the immune
         frame = Frame(g, {"me": p, **params})
         if m.condition is not None and not m.condition(frame):
             continue

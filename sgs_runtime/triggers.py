@@ -36,6 +36,14 @@ def subject_of(timing: str, event: Event) -> Optional["Player"]:
     return None
 
 
+def _involves(event: Event, player: "Player") -> bool:
+    for name, kind in event.FIELDS.items():
+        value = getattr(event, name, None)
+        if (kind == "player" and value is player) or (kind == "players" and value and player in value):
+            return True
+    return False
+
+
 def _eligible(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Event,
               subject: Optional["Player"]) -> bool:
     if not owner.alive:
@@ -47,6 +55,11 @@ def _eligible(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Eve
         return False  # the older principle: a dying player's skills wait until rescued
     if tr.who == "me" and subject is not owner:
         return False
+    if skill is not None:
+        immune = g.immune_to_equipment()
+        if immune and g.from_equipment(owner, skill) and any(
+                q is not owner and _involves(event, q) for q in immune):
+            return False  # 乾坤: the equipment of others has no effect on this player
     if tr.who == "others" and (subject is None or subject is owner):
         return False
     if tr.limit is not None and skill is not None:

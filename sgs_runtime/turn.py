@@ -107,8 +107,9 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
     order = first_seats + [i for i in range(n) if i not in first_seats]
     for seat in order:
         if seat in first_seats:
-            lords = [h for h in pool if any(g.content.skills[s].lord for s in g.content.heroes[h].skills)]
-            others = [h for h in pool if h not in lords][: sel.lord_random]
+            eligible_lords = [h for h in pool if g.content.heroes[h].can_be_lord]
+            lords = [h for h in eligible_lords if any(g.content.skills[s].lord for s in g.content.heroes[h].skills)]
+            others = [h for h in eligible_lords if h not in lords][: sel.lord_random]
             offer = lords + others
         else:
             k = sel.choices_by_players.get(n, sel.choices)

@@ -41,6 +41,8 @@ PLAYER_ATTRS: dict[str, tuple[str, Getter, str]] = {
     "hand_count": ("num", lambda p: len(p.hand), "number of hand cards"),
     "hero": ("sym:hero", lambda p: p.hero.id, "hero id"),
     "kingdom": ("sym:kingdom", lambda p: p.hero.kingdom, "kingdom (势力)"),
+    "kingdoms": ("syms:kingdom", lambda p: list(p.hero.kingdoms or (p.hero.kingdom,)),
+                 "every kingdom the hero belongs to (孙尚香 of the classic pack is shu and wu)"),
     "gender": ("sym:gender", lambda p: p.hero.gender, "gender"),
     "role": ("sym:role", lambda p: p.role, "role (身份)"),
     "seat": ("num", lambda p: p.seat, "seat number, from 0"),
