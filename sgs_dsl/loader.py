@@ -575,7 +575,7 @@ class Loader:
     def compile_view_as(self, doc: Document, path: PathKey, raw: dict[str, Any]) -> Optional[D.ViewAs]:
         cid = self._card_ref(doc, path + ("card",), raw["card"])
         choice = self.compile_choice(doc, path + ("cards",), raw["cards"])
-        cond = self.expr(doc, path + ("if",), Scope({"me": "player"}))
+        cond = self.expr(doc, path + ("if",), Scope({"me": "player", "against": "card"}))
         return D.ViewAs(cid, choice, frozenset(raw.get("modes", ["use", "play"])), cond)
 
     def compile_active(self, doc: Document, path: PathKey, raw: dict[str, Any]) -> Optional[D.ActiveSpec]:
@@ -747,7 +747,7 @@ class Loader:
         tables: dict[int, list[str]] = {}
         triggers: list[D.Trigger] = []
         runtime: dict[str, Any] = {}
-        overrides: dict[str, str] = {}
+        overrides: dict[str, Optional[str]] = {}
         variants: dict[str, dict[int, list[str]]] = {}
         for part in chain:
             overrides.update(part.raw.get("skill_overrides") or {})
@@ -803,7 +803,7 @@ class Loader:
             if f.kind == "rules":
                 for key, sid in (d.get("skill_overrides") or {}).items():
                     for name, where in ((key, ("skill_overrides",)), (sid, ("skill_overrides", key))):
-                        if name not in skills:
+                        if name is not None and name not in skills:
                             self.err(doc, where, "E300", f"unknown skill '{name}'{did_you_mean(name, skills)}")
                 for j, sid in enumerate(d.get("player_skills", []) or []):
                     if sid not in skills:

@@ -307,7 +307,7 @@ class Ruleset:
     removed_ranks: tuple[int, ...] = ()
     text: Text = field(default_factory=lambda: Text("", ""))
     runtime: dict[str, Any] = field(default_factory=dict)  # how the engine resolves (see RUNTIME_SETTINGS)
-    skill_overrides: dict[str, str] = field(default_factory=dict)  # skill id -> the skill used instead
+    skill_overrides: dict[str, Optional[str]] = field(default_factory=dict)  # skill id -> instead (None: none)
     player_skills: tuple[str, ...] = ()  # skills every player has under these rules
     role_table_variants: dict[str, dict[int, list[str]]] = field(default_factory=dict)
 

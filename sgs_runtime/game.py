@@ -356,7 +356,8 @@ class Game:
 
     def skill(self, sid: str) -> Optional[Skill]:
         """A skill by id, as these rules have it (``skill_overrides`` swap older texts in)."""
-        return self.content.skills.get(self.rules.skill_overrides.get(sid, sid))
+        sid_now = self.rules.skill_overrides.get(sid, sid)
+        return self.content.skills.get(sid_now) if sid_now is not None else None
 
     def _ignored_slots(self, player: Player) -> set[str]:
         out: set[str] = set()

@@ -3,7 +3,8 @@
 * every card is in exactly one zone, and the zone knows it;
 * no zone holds a card twice, and no card is lost or invented;
 * HP never exceeds max HP, and is below 1 only while dying;
-* the dead hold no cards (their areas are emptied at death).
+* the dead hold no cards (their areas are emptied at death) — except, under rules
+  that keep the dead at the table (转世), the hand cards given to them.
 
 :func:`check` returns a list of violations (empty when all hold); the
 property tests call it after every request.
@@ -38,6 +39,10 @@ def check(g: "Game", dead_hold_nothing: bool = True) -> list[str]:
             problems.append(f"{p.name} has {p.hp} HP over a maximum of {p.max_hp}")
         if p.alive and p.hp < 1 and not p.dying:
             problems.append(f"{p.name} is alive at {p.hp} HP without dying")
-        if dead_hold_nothing and not p.alive and p.all_cards() and not g.stack:
-            problems.append(f"{p.name} is dead but holds {p.all_cards()}")
+        if dead_hold_nothing and not p.alive and not g.stack:
+            kept = p.all_cards()
+            if g.rules.runtime.get("dead_stay_at_table"):
+                kept = [c for c in kept if c.zone is not p.hand]
+            if kept:
+                problems.append(f"{p.name} is dead but holds {kept}")
     return problems

@@ -145,7 +145,7 @@ def gain(f: Frame, who: Player, cards: Any) -> "Gen":
 
 def give(f: Frame, who: Player, cards: Any, to: Player) -> "Gen":
     phys = cards_of(cards)
-    if phys and to is not None and to.alive:
+    if phys and to is not None and (to.alive or f.game.rules.runtime.get("dead_stay_at_table")):
         shown = all(c.zone is not None and c.zone.public for c in phys)  # a weapon handed over is seen
         yield from _moves.move(f.game, phys, to.hand, reason="give", by=who, visible=shown)
 

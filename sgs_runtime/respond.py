@@ -45,7 +45,7 @@ def _kind_matches(g: "Game", kind: CardKind, patterns: frozenset[str], player: P
 
 
 def response_options(g: "Game", player: Player, patterns: frozenset[str], mode: str,
-                     target: Optional[Player] = None) -> list[RespondOption]:
+                     target: Optional[Player] = None, against: Optional[AnyCard] = None) -> list[RespondOption]:
     """What ``player`` could answer with: hand cards and view-as skills."""
     opts: list[RespondOption] = []
     for card in player.hand.cards:
@@ -56,7 +56,7 @@ def response_options(g: "Game", player: Player, patterns: frozenset[str], mode: 
             kind = g.content.cards[va.card]
             if not _kind_matches(g, kind, patterns, player, target):
                 continue
-            if not view_as_available(g, player, va, mode):
+            if not view_as_available(g, player, va, mode, against):
                 continue
             if greedy_choice(g, player, va.cards) is None:
                 continue
@@ -137,7 +137,7 @@ def ask_respond(g: "Game", player: Player, patterns: frozenset[str], mode: str, 
             if card is None and ev.cancelled:  # a trigger closed the window: no answer
                 break
             if card is None and player.alive:
-                opts = response_options(g, player, patterns, mode, rescue_target)
+                opts = response_options(g, player, patterns, mode, rescue_target, against)
                 if opts:
                     what = f"{mode} {pattern}" + (f" against {against.kind.id}" if against is not None else "")
                     if on:
@@ -184,7 +184,7 @@ def counter_window(g: "Game", card: AnyCard, target: Player, use: Optional[UseEv
         return False
     patterns = frozenset(k.id for k in kinds)
     for p in g.alive_from(g.current):
-        opts = response_options(g, p, patterns, "use")
+        opts = response_options(g, p, patterns, "use", None, card)
         if not opts:
             continue
         prompt = f"counter {card.kind.id} on {target.name}?"

@@ -159,6 +159,9 @@ def report(summaries: list[GameSummary], *, rules_id: str, players: int, seed: i
                 role_wins[role] += 1
     errors = [s for s in summaries if s.error is not None]
     n = len(finished)
+    counts: Counter[str] = Counter()
+    for s in summaries:
+        counts.update(s.stats)
     return {
         "rules": rules_id,
         "players": players,
@@ -180,6 +183,9 @@ def report(summaries: list[GameSummary], *, rules_id: str, players: int, seed: i
                        "rate": round(hero_won[h] / hero_played[h], 4) if hero_played[h] else 0.0,
                        "ci95": wilson(hero_won[h], hero_played[h])} for h in sorted(hero_played)},
         "turns_mean": round(sum(s.turns for s in finished) / n, 3) if n else 0.0,
+        # how often things happened over all games (log record kinds: damage, death, revive ...)
+        "event_counts": dict(sorted(counts.items())),
+        "reincarnations": counts.get("revive", 0),
         "events_mean": round(sum(s.events for s in finished) / n, 1) if n else 0.0,
         "seconds": round(seconds, 3),
         "games_per_second": round(len(summaries) / seconds, 2) if seconds > 0 else 0.0,

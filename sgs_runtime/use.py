@@ -328,10 +328,10 @@ def view_as_card(g: "Game", skill: Skill, va: ViewAs, cards: Sequence[Card]) -> 
     return VirtualCard(g.content.cards[va.card], cards, skill.id)
 
 
-def view_as_available(g: "Game", player: Player, va: ViewAs, mode: str) -> bool:
+def view_as_available(g: "Game", player: Player, va: ViewAs, mode: str, against: Optional[AnyCard] = None) -> bool:
     if mode not in va.modes:
         return False
-    if va.condition is not None and not va.condition(Frame(g, {"me": player})):
+    if va.condition is not None and not va.condition(Frame(g, {"me": player, "against": against})):
         return False
     return True
 
