@@ -173,11 +173,13 @@ def scenario_run(paths: tuple[Path, ...], as_json: bool, verbose: bool, content_
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
 @click.option("--heroes", default=None, help="comma-separated hero ids to choose from (default: the rules' packs)")
 @click.option("--agents", default="random", show_default=True, help="bots: random")
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="set a rules option, e.g. --option role_table=double_traitor (repeatable)")
 @click.option("--json", "as_json", is_flag=True, help="print the JSON report")
 @click.option("--progress/--no-progress", default=None, help="a progress bar on stderr (default: for long runs)")
 @_content_option
 def simulate(players: int, games: int, seed: int, rules_id: str, workers: int, heroes: Optional[str], agents: str,
-             as_json: bool, progress: Optional[bool], content_dir: Optional[Path]) -> None:
+             option_pairs: tuple[str, ...], as_json: bool, progress: Optional[bool], content_dir: Optional[Path]) -> None:
     """Play bot games and report win rates; the same seed gives the same result."""
     from sgs_runtime.simulate import simulate as run
 
@@ -192,6 +194,7 @@ def simulate(players: int, games: int, seed: int, rules_id: str, workers: int, h
         rules = content.ruleset(rules_id)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
+    options = _options(rules, option_pairs)
     if not rules.players_min <= players <= rules.players_max or players not in rules.role_tables:
         raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players "
                                f"(role tables for {sorted(rules.role_tables)})")
@@ -201,10 +204,11 @@ def simulate(players: int, games: int, seed: int, rules_id: str, workers: int, h
             with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
                 rep = run(content, rules_id=rules.id, players=players, games=games, seed=seed, workers=workers,
                           content_dir=str(content_dir) if content_dir else None, agents=agents, hero_pool=pool,
-                          progress=bar.update)
+                          progress=bar.update, options=options)
         else:
             rep = run(content, rules_id=rules.id, players=players, games=games, seed=seed, workers=workers,
-                      content_dir=str(content_dir) if content_dir else None, agents=agents, hero_pool=pool)
+                      content_dir=str(content_dir) if content_dir else None, agents=agents, hero_pool=pool,
+                      options=options)
     except SgsError as exc:
         _fail(str(exc))
         return
@@ -213,6 +217,23 @@ def simulate(players: int, games: int, seed: int, rules_id: str, workers: int, h
     else:
         _print_report(rep)
     sys.exit(1 if rep["errors"] else 0)
+
+
+def _options(rules: Any, pairs: tuple[str, ...]) -> Optional[dict[str, Any]]:
+    """Parse --option NAME=VALUE pairs against the rules' declared options."""
+    from sgs_dsl.yamlsafe import resolve_plain
+    from sgs_runtime.errors import did_you_mean
+
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise click.UsageError(f"--option takes NAME=VALUE, not '{pair}'")
+        if name not in rules.options:
+            raise click.UsageError(f"the rules '{rules.id}' have no option '{name}'{did_you_mean(name, rules.options)}; "
+                                   f"options: {', '.join(sorted(rules.options))}")
+        out[name] = resolve_plain(value)
+    return out or None
 
 
 def _print_report(rep: dict[str, Any]) -> None:

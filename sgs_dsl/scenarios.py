@@ -90,6 +90,7 @@ class _Case:
         self.data: dict[str, Any] = doc.data
         self.next_id = 1000
         self.names: dict[str, int] = {}
+        self.game: Optional[Game] = None
 
     # ------------------------------------------------------------ table
 
@@ -140,6 +141,10 @@ class _Case:
         if re.fullmatch(r"seat\d+", text):
             return self.seat_index(int(text[4:]), path)
         canon = self.content.canonical(text)
+        if self.game is not None:  # at the end, a seat may have become another hero (转世)
+            for p in self.game.players:
+                if p.name == canon:
+                    return p.seat
         if canon not in self.names:
             raise CaseFailure(self._at(path, f"no seat is '{text}' (seats: {', '.join(self.names)})"))
         return self.names[canon]
@@ -375,8 +380,10 @@ class _Checker:
         env = self.case.content.env
         out = []
         vars_ = {p.name: "player" for p in self.game.players}
+        vars_.update({f"seat{p.seat}": "player" for p in self.game.players})
         vars_.update({"winners": "players", "game_over": "bool"})
         values: dict[str, Any] = {p.name: p for p in self.game.players}
+        values.update({f"seat{p.seat}": p for p in self.game.players})
         result = self.game.result
         values["winners"] = [p for p in self.game.players if result and p.name in result.winners]
         values["game_over"] = result is not None and result.reason not in ("stopped",)
@@ -510,6 +517,7 @@ def run_document(content: Content, doc: Document) -> CaseResult:
         elif isinstance(stop, dict) and "after_phase" in stop:
             game.stop_at_phase = stop["after_phase"]
         script = _Script(case, game)
+        case.game = game
         req = game.start()
         while req is not None:
             req = game.answer(script.answer(req))

@@ -48,12 +48,13 @@ class GameSummary:
 
 def play_one(content: Content, rules_id: str, players: int, seed: int, index: int = 0,
              agents: str = "random", hero_pool: Optional[Sequence[str]] = None,
-             limits: Optional[Limits] = None) -> GameSummary:
+             limits: Optional[Limits] = None, options: Optional[dict[str, Any]] = None) -> GameSummary:
     summary = GameSummary(index, seed)
     game: Optional[Game] = None
     try:
         rules = content.ruleset(rules_id)
-        game = Game(content, rules, players=players, seed=seed, hero_pool=hero_pool, limits=limits, keep_log=False)
+        game = Game(content, rules, players=players, seed=seed, hero_pool=hero_pool, limits=limits, keep_log=False,
+                    options=options)
         make = AGENTS[agents]
         result = game.play([make(seed * 31 + i) for i in range(players)])
         summary.winners = list(result.winners)
@@ -86,13 +87,16 @@ def _load(spec: str, content_dir: Optional[str]) -> Content:
     return getattr(importlib.import_module(module), func)(content_dir)  # type: ignore[no-any-return]
 
 
-def _batch(args: tuple[Optional[str], str, int, list[tuple[int, int]], str, Optional[list[str]]]) -> list[GameSummary]:
-    content_dir, rules_id, players, items, agents, pool = args
+BatchArgs = tuple[Optional[str], str, int, list[tuple[int, int]], str, Optional[list[str]], Optional[dict[str, Any]]]
+
+
+def _batch(args: BatchArgs) -> list[GameSummary]:
+    content_dir, rules_id, players, items, agents, pool, options = args
     key = content_dir or "<builtin>"
     if key not in _WORKER_CONTENT:  # each worker loads the content once
         _WORKER_CONTENT[key] = _load(CONTENT_LOADER, content_dir)
     content = _WORKER_CONTENT[key]
-    return [play_one(content, rules_id, players, seed, index, agents, pool) for index, seed in items]
+    return [play_one(content, rules_id, players, seed, index, agents, pool, options=options) for index, seed in items]
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -109,7 +113,8 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def simulate(content: Content, *, rules_id: str = "identity", players: int = 5, games: int = 100, seed: int = 0,
              workers: int = 1, content_dir: Optional[str] = None, agents: str = "random",
              hero_pool: Optional[Sequence[str]] = None, batch_size: int = 25,
-             progress: Optional[Callable[[int], None]] = None) -> dict[str, Any]:
+             progress: Optional[Callable[[int], None]] = None,
+             options: Optional[dict[str, Any]] = None) -> dict[str, Any]:
     """Play ``games`` bot games and summarise them (see docs/cli.md for the fields)."""
     content.ruleset(rules_id)  # fail early on an unknown rules id
     if agents not in AGENTS:
@@ -123,18 +128,21 @@ def simulate(content: Content, *, rules_id: str = "identity", players: int = 5, 
     summaries: list[GameSummary] = []
     if workers <= 1:
         for b in batches:
-            summaries.extend(play_one(content, rules_id, players, s, i, agents, pool) for i, s in b)
+            summaries.extend(play_one(content, rules_id, players, s, i, agents, pool, options=options) for i, s in b)
             if progress:
                 progress(len(b))
     else:
         with ProcessPoolExecutor(max_workers=workers) as ex:
-            for got in ex.map(_batch, [(content_dir, rules_id, players, b, agents, pool) for b in batches]):
+            for got in ex.map(_batch, [(content_dir, rules_id, players, b, agents, pool, options) for b in batches]):
                 summaries.extend(got)
                 if progress:
                     progress(len(got))
     seconds = time.perf_counter() - start
     summaries.sort(key=lambda s: s.index)
-    return report(summaries, rules_id=rules_id, players=players, seed=seed, seconds=seconds, agents=agents)
+    rep = report(summaries, rules_id=rules_id, players=players, seed=seed, seconds=seconds, agents=agents)
+    if options:
+        rep["options"] = dict(options)
+    return rep
 
 
 def report(summaries: list[GameSummary], *, rules_id: str, players: int, seed: int, seconds: float,

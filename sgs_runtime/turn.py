@@ -83,7 +83,11 @@ def _bonus(g: "Game", role: str) -> int:
 
 def _roles(g: "Game") -> list[str]:
     n = g.num_players
-    variant = g.rules.role_table_variants.get(str(g.option("role_table") or ""), {})
+    chosen = g.option("role_table")
+    if chosen not in (None, "standard") and chosen not in g.rules.role_table_variants:
+        raise UsageError(f"the rules '{g.rules.id}' have no role table '{chosen}'; "
+                         f"tables: standard, {', '.join(sorted(g.rules.role_table_variants))}")
+    variant = g.rules.role_table_variants.get(str(chosen or ""), {})
     table = variant.get(n) or g.rules.role_tables.get(n)
     if table is None:
         raise UsageError(f"the rules '{g.rules.id}' have no role table for {n} players "
@@ -162,8 +166,6 @@ def setup_table(g: "Game") -> None:
     for i, seat in enumerate(table.seats):
         hero = g.content.heroes[seat.hero]
         p = make_player(g, i, hero, seat.role)
-        p.max_hp = seat.max_hp if seat.max_hp is not None else p.max_hp + _bonus(g, seat.role)
-        p.hp = seat.hp if seat.hp is not None else p.max_hp
         p.alive = seat.alive
         if not seat.alive:
             p.role_revealed = True
@@ -180,6 +182,9 @@ def setup_table(g: "Game") -> None:
                 g.cards.append(c)
         p.marks.update(seat.marks)
         g.players.append(p)
+    for p, seat in zip(g.players, table.seats):  # the lord's bonus depends on the whole table
+        p.max_hp = seat.max_hp if seat.max_hp is not None else p.max_hp + _bonus(g, seat.role)
+        p.hp = seat.hp if seat.hp is not None else p.max_hp
     for c in table.draw_pile:
         g.draw_pile.add(c)
         g.cards.append(c)
