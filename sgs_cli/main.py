@@ -172,7 +172,8 @@ def scenario_run(paths: tuple[Path, ...], as_json: bool, verbose: bool, content_
 @click.option("--rules", "rules_id", default="identity", show_default=True, help="rules file id")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
 @click.option("--heroes", default=None, help="comma-separated hero ids to choose from (default: the rules' packs)")
-@click.option("--agents", default="random", show_default=True, help="bots: random")
+@click.option("--agents", default="random", show_default=True,
+              help="bots: random, heuristic, or heuristic@rebel+traitor (heuristic for those roles, random for the rest)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="set a rules option, e.g. --option role_table=double_traitor (repeatable)")
 @click.option("--json", "as_json", is_flag=True, help="print the JSON report")

@@ -408,10 +408,18 @@ class Loader:
         if base is not None:
             target[name] = D.Quantity(name, params, base, raw.get("min"))
 
+    def compile_ai(self, doc: Document, path: PathKey, raw: Optional[dict[str, Any]]) -> D.AiHints:
+        if not raw:
+            return D.AiHints()
+        return D.AiHints(raw.get("intent"), raw.get("targets"), float(raw.get("value", 5)),
+                         float(raw.get("priority", 0)),
+                         self.expr(doc, path + ("when",), Scope({"me": "player", "card": "card"})),
+                         self.expr(doc, path + ("accept",), Scope({"me": "player", "event": "any"})))
+
     def compile_card(self, doc: Document, path: PathKey, raw: dict[str, Any], pack: str) -> Optional[D.CardKind]:
         cid = raw["id"]
         kind = D.CardKind(cid, _text(raw.get("name")), raw["type"], _text(raw.get("text")), self.source(doc, path),
-                          tuple(raw.get("aliases", [])), pack=pack)
+                          tuple(raw.get("aliases", [])), pack=pack, ai=self.compile_ai(doc, path + ("ai",), raw.get("ai")))
         use_raw = raw.get("use")
         if use_raw is None and raw["type"] == "equip":
             kind.use = D.UseSpec(in_play=True, targets=D.TargetSpec(mode="self", min=1))
@@ -493,7 +501,7 @@ class Loader:
             hero = D.Hero(raw["id"], _text(raw.get("name")), raw["kingdom"], raw["gender"], int(raw["hp"]),
                           tuple(self.env.aliases.get(s, s) for s in raw.get("skills", [])),
                           self.source(doc, ("heroes", i)), pack, tuple(raw.get("aliases", [])), kingdoms,
-                          bool(raw.get("can_be_lord", True)))
+                          bool(raw.get("can_be_lord", True)), self.compile_ai(doc, ("heroes", i, "ai"), raw.get("ai")))
             if hero.id not in self.content.heroes:
                 self.content.heroes[hero.id] = hero
                 ids.append(hero.id)
@@ -506,7 +514,7 @@ class Loader:
         sk = D.Skill(raw["id"], _text(raw.get("name")), _text(raw.get("text")), self.source(doc, path),
                      locked=bool(raw.get("locked", False)), lord=bool(raw.get("lord", False)),
                      while_dying=bool(raw.get("while_dying", False)), pack=pack,
-                     aliases=tuple(raw.get("aliases", [])))
+                     aliases=tuple(raw.get("aliases", [])), ai=self.compile_ai(doc, path + ("ai",), raw.get("ai")))
         triggers: list[tuple[PathKey, dict[str, Any]]] = []
         if "trigger" in raw:
             triggers.append((path + ("trigger",), raw["trigger"]))
@@ -727,7 +735,8 @@ class Loader:
                 r = r or {}
                 bonus = self.expr(doc, ("roles", rid, "bonus_hp"), Scope({})) if "bonus_hp" in r else None
                 roles[rid] = D.RoleDef(rid, _text(r.get("name")), bool(r.get("revealed", False)),
-                                       bool(r.get("first", False)), bool(r.get("lord_skills", False)), bonus)
+                                       bool(r.get("first", False)), bool(r.get("lord_skills", False)), bonus,
+                                       r.get("side", "lord" if r.get("lord_skills") else "alone"))
             f["roles"] = roles
         for i_key in ("cards", "heroes"):
             for i, pack in enumerate(d.get(i_key, []) or []):

@@ -161,3 +161,23 @@ class RandomAgent(Agent):
         except IllegalDecision:
             return None
         return ans
+
+
+class SplitAgent(Agent):
+    """One seat's agent chosen by the seat's role: ``inside`` for the given roles, else ``outside``.
+
+    Used to pit one kind of bot against another (heuristic rebels against random
+    loyalists ...); roles are dealt after agents are made, so the choice is made at
+    each decision.
+    """
+
+    name = "split"
+
+    def __init__(self, roles: frozenset[str], inside: Agent, outside: Agent) -> None:
+        self.roles = roles
+        self.inside = inside
+        self.outside = outside
+
+    def decide(self, request: Request, game: "Game") -> Any:
+        agent = self.inside if request.player.role in self.roles else self.outside
+        return agent.decide(request, game)

@@ -120,6 +120,19 @@ class CardKind:
     equip: Optional[EquipSpec] = None
     attrs: dict[str, Any] = field(default_factory=dict)
     pack: str = ""
+    ai: "AiHints" = field(default_factory=lambda: AiHints())
+
+
+@dataclass
+class AiHints:
+    """What a card or skill is for, for heuristic bots (never read by the rules)."""
+
+    intent: Optional[str] = None  # harm / help / gain / equip / gamble
+    targets: Optional[str] = None  # enemy / friend / self / any
+    value: float = 5.0  # worth of holding it (0-10)
+    priority: float = 0.0
+    when: Optional[ExprFn] = None  # use it only when this holds (vars: me)
+    accept: Optional[ExprFn] = None  # invoke a "may" skill only when this holds (vars: me, event)
 
 
 @dataclass
@@ -220,6 +233,7 @@ class Skill:
     immune: frozenset[str] = frozenset()  # "others_equipment": other players' equipment has no effect on the owner
     pack: str = ""
     aliases: tuple[str, ...] = ()
+    ai: AiHints = field(default_factory=AiHints)
 
 
 @dataclass
@@ -235,6 +249,7 @@ class Hero:
     aliases: tuple[str, ...] = ()
     kingdoms: tuple[str, ...] = ()  # every kingdom, the first being ``kingdom``
     can_be_lord: bool = True
+    ai: AiHints = field(default_factory=AiHints)
 
 
 @dataclass
@@ -262,6 +277,7 @@ class RoleDef:
     first: bool = False
     lord_skills: bool = False
     bonus_hp: Optional[ExprFn] = None  # vars: players (the table)
+    side: str = "alone"  # lord / rebel / alone: whom the role plays with (bots read it; victory is data)
 
 
 @dataclass

@@ -138,6 +138,9 @@ class Game:
         self._immune_cache: Optional[list[Player]] = None
         # this turn's uses and plays: (seat, card name, phase, "use"/"play")
         self.history: list[tuple[int, str, Optional[str], str]] = []
+        # what everyone saw players do to each other, for bots reading the table:
+        # (what, from seat, to seat, card kind id or "", amount); what = use / damage / recover
+        self.public: list[tuple[str, int, int, str, int]] = []
 
     # ------------------------------------------------------------------ driving
 

@@ -48,6 +48,8 @@ def damage(g: "Game", source: Optional[Player], target: Player, amount: int, nat
             return ev
         victim = ev.target
         victim.hp -= ev.amount
+        if source is not None:
+            g.public.append(("damage", source.seat, victim.seat, card.kind.id if card is not None else "", ev.amount))
         g.emit("damage", source=source, target=victim, amount=ev.amount, nature=ev.nature, card=card,
                hp=victim.hp)
         if victim.hp <= 0:
@@ -75,6 +77,8 @@ def recover(g: "Game", player: Player, amount: int, source: Optional[Player] = N
         if gained <= 0:
             return ev
         player.hp += gained
+        if source is not None and source is not player:
+            g.public.append(("recover", source.seat, player.seat, card.kind.id if card is not None else "", gained))
         g.emit("recover", player=player, amount=gained, source=source, card=card, hp=player.hp)
         yield from fire(g, "recovered", ev)
         return ev

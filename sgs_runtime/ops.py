@@ -89,7 +89,7 @@ def draw(f: Frame, who: Player, n: int, phase: Optional[str] = None) -> "Gen":
 
 
 def choose_cards(f: Frame, chooser: Player, kind: str, n: Optional[int], zones: Sequence[str],
-                 owner: Any, where: Any, prompt: str = "choose cards") -> "Gen":
+                 owner: Any, where: Any, prompt: str = "choose cards", purpose: str = "choose") -> "Gen":
     if owner is not None and not isinstance(owner, Player):  # choose among given cards (五谷丰登's revealed cards)
         pool = _filtered(f, [c for c in cards_of(owner) if not zones or (c.zone and c.zone.name in zones)], where)
         owner = None
@@ -100,14 +100,15 @@ def choose_cards(f: Frame, chooser: Player, kind: str, n: Optional[int], zones: 
     if hi == 0:
         return []
     hidden = frozenset(c.id for c in owner.hand.cards) if owner is not None and owner is not chooser else frozenset()
-    req = CardsRequest(chooser, prompt, candidates=pool, min=lo, max=hi, hidden=hidden)
+    req = CardsRequest(chooser, prompt, candidates=pool, min=lo, max=hi, hidden=hidden,
+                       skill=f.vars.get("__skill__"), purpose=purpose)
     chosen = yield from f.game.ask(req)
     return list(chosen)
 
 
 def discard_chosen(f: Frame, who: Player, kind: str, n: Optional[int], zones: Sequence[str], where: Any) -> "Gen":
     what = {"exact": f"{n} card(s)", "upto": f"up to {n} card(s)"}.get(kind, "any number of cards")
-    chosen = yield from choose_cards(f, who, kind, n, zones, who, where, prompt=f"discard {what}")
+    chosen = yield from choose_cards(f, who, kind, n, zones, who, where, prompt=f"discard {what}", purpose="discard")
     if chosen:
         yield from _moves.discard(f.game, chosen, who)
     return chosen
@@ -131,7 +132,7 @@ def discard_down_to(f: Frame, who: Player, n: int) -> "Gen":
     if excess <= 0:
         return
     req = CardsRequest(who, f"discard {excess} hand card(s) down to {n}", candidates=list(who.hand.cards),
-                       min=excess, max=excess)
+                       min=excess, max=excess, purpose="discard")
     chosen = yield from f.game.ask(req)
     yield from _moves.discard(f.game, list(chosen), who)
 
@@ -212,8 +213,10 @@ def distribute(f: Frame, who: Player, cards: Any) -> "Gen":
         left = [c for c in left if c.zone is g.processing or (c.zone is not None and c.zone.owner is who)]
         if not left:
             break
-        part = yield from g.ask(CardsRequest(who, "give which cards?", candidates=left, min=1, max=len(left)))
-        to = yield from g.ask(PlayersRequest(who, "give them to whom?", candidates=g.alive_from(who), min=1, max=1))
+        part = yield from g.ask(CardsRequest(who, "give which cards?", candidates=left, min=1, max=len(left),
+                                             purpose="give"))
+        to = yield from g.ask(PlayersRequest(who, "give them to whom?", candidates=g.alive_from(who), min=1, max=1,
+                                             purpose="give"))
         yield from give(f, who, list(part), to[0])
         left = [c for c in left if c not in part]
     yield from _moves.clear_processing(g, left)
@@ -238,7 +241,8 @@ def choose_players(f: Frame, chooser: Player, kind: str, n: Optional[int], sourc
     lo, hi = _bounds(kind, n, len(pool))
     if hi == 0:
         return []
-    chosen = yield from g.ask(PlayersRequest(chooser, prompt, candidates=pool, min=lo, max=hi))
+    chosen = yield from g.ask(PlayersRequest(chooser, prompt, candidates=pool, min=lo, max=hi,
+                                             skill=f.vars.get("__skill__")))
     return list(chosen)
 
 

@@ -60,6 +60,7 @@ class ConfirmRequest(Request):
     """Yes or no: invoke an optional skill, repeat, accept."""
 
     skill: Optional[str] = None
+    event: Any = None  # the event a "may" skill would answer
 
     def __post_init__(self) -> None:
         self.kind = "confirm"
@@ -91,6 +92,8 @@ class CardsRequest(Request):
     hidden: frozenset[int] = frozenset()
     valid: Optional[Callable[[list[Card]], bool]] = None
     step: Optional[Callable[[list[Card], Card], bool]] = None  # may this card join these?
+    skill: Optional[str] = None  # the skill whose effect asks, if any
+    purpose: str = ""  # what the cards are for: discard, give, take ...
 
     def __post_init__(self) -> None:
         self.kind = "cards"
@@ -123,6 +126,8 @@ class PlayersRequest(Request):
     candidates: list[Player] = field(default_factory=list)
     min: int = 1
     max: int = 1
+    skill: Optional[str] = None  # the skill whose effect asks, if any
+    purpose: str = ""  # give, target ...
 
     def __post_init__(self) -> None:
         self.kind = "players"
@@ -274,6 +279,9 @@ class RespondRequest(Request):
     pattern: str = ""
     mode: str = "use"
     against: Optional[AnyCard] = None
+    target: Optional[Player] = None  # the player the answer is for (rescue) or the effect is on (counter)
+    on: list[Player] = field(default_factory=list)  # the answer will be used on these (借刀杀人's victim)
+    beneficiary: Optional[Player] = None  # answering for this player (护驾)
     options: list[RespondOption] = field(default_factory=list)
     card_choices: Optional[Callable[[RespondOption], tuple[list[Card], int, Optional[int]]]] = None
     card_step: Optional[Callable[[RespondOption, list[Card], Card], bool]] = None

@@ -101,7 +101,7 @@ def make_request(g: "Game", player: Player, patterns: frozenset[str], mode: str,
         return None
 
     pattern = "/".join(sorted(patterns))
-    return RespondRequest(player, prompt, pattern=pattern, mode=mode, against=against, options=opts,
+    return RespondRequest(player, prompt, pattern=pattern, mode=mode, against=against, target=target, options=opts,
                           card_choices=card_choices, card_step=card_step, validate=validate)
 
 
@@ -143,6 +143,8 @@ def ask_respond(g: "Game", player: Player, patterns: frozenset[str], mode: str, 
                     if on:
                         what += " on " + ", ".join(p.name for p in on)
                     req = make_request(g, player, patterns, mode, opts, against, rescue_target, what)
+                    req.on = list(on or [])
+                    req.beneficiary = beneficiary
                     ans = yield from g.ask(req)
                     if ans is not None:
                         card = build_card(g, player, ans)

@@ -19,12 +19,35 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from .agents import RandomAgent
+from .agents import RandomAgent, SplitAgent
+from .bots import HeuristicAgent
 from .definitions import Content
 from .errors import LimitExceeded
 from .game import Game, Limits
 
-AGENTS: dict[str, Callable[[int], Any]] = {"random": lambda seed: RandomAgent(seed)}
+AGENTS: dict[str, Callable[[int], Any]] = {
+    "random": lambda seed: RandomAgent(seed),
+    "heuristic": lambda seed: HeuristicAgent(seed),
+}
+
+
+def make_agent(spec: str, seed: int) -> Any:
+    """An agent from a spec: ``random``, ``heuristic``, or ``heuristic@lord+loyalist`` (that
+    kind for those roles, the other kind for every other role)."""
+    kind, _, roles = spec.partition("@")
+    if not roles:
+        return AGENTS[kind](seed)
+    other = "random" if kind != "random" else "heuristic"
+    return SplitAgent(frozenset(roles.split("+")), AGENTS[kind](seed), AGENTS[other](seed + 7))
+
+
+def check_agents(spec: str) -> None:
+    kind = spec.partition("@")[0]
+    if kind not in AGENTS:
+        from .errors import UsageError
+
+        raise UsageError(f"unknown agents '{spec}'; use one of {', '.join(sorted(AGENTS))}, "
+                         "optionally with @ROLE+ROLE (e.g. heuristic@rebel)")
 
 
 def game_seed(master: int, index: int) -> int:
@@ -55,8 +78,7 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
         rules = content.ruleset(rules_id)
         game = Game(content, rules, players=players, seed=seed, hero_pool=hero_pool, limits=limits, keep_log=False,
                     options=options)
-        make = AGENTS[agents]
-        result = game.play([make(seed * 31 + i) for i in range(players)])
+        result = game.play([make_agent(agents, seed * 31 + i) for i in range(players)])
         summary.winners = list(result.winners)
         summary.winner_roles = list(result.winner_roles)
         summary.turns = result.turns
@@ -117,10 +139,7 @@ def simulate(content: Content, *, rules_id: str = "identity", players: int = 5, 
              options: Optional[dict[str, Any]] = None) -> dict[str, Any]:
     """Play ``games`` bot games and summarise them (see docs/cli.md for the fields)."""
     content.ruleset(rules_id)  # fail early on an unknown rules id
-    if agents not in AGENTS:
-        from .errors import UsageError
-
-        raise UsageError(f"unknown agents '{agents}'; known: {', '.join(sorted(AGENTS))}")
+    check_agents(agents)
     items = [(i, game_seed(seed, i)) for i in range(games)]
     batches = [items[i:i + batch_size] for i in range(0, len(items), batch_size)]
     pool = list(hero_pool) if hero_pool else None

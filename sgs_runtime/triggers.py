@@ -153,7 +153,7 @@ def run_trigger(g: "Game", tr: "Trigger", owner: "Player", event: Event) -> "Gen
                 g.emit("offer", player=owner, skill=skill.id, timing=tr.timing)
             name = skill.name.zh if skill is not None else tr.label
             ok = yield from g.ask(ConfirmRequest(owner, f"invoke {skill.id if skill else tr.label} ({name})?",
-                                                 skill=skill.id if skill else None))
+                                                 skill=skill.id if skill else None, event=event))
             if not ok:
                 break
         if skill is not None:

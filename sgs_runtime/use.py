@@ -189,6 +189,9 @@ def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], 
             user.uses[key] = user.uses.get(key, 0) + 1
         phys = list(card.physical)
         g.record(user, card, "use")
+        for t in use.targets:
+            if t is not user:
+                g.public.append(("use", user.seat, t.seat, kind.id, 1))
         g.emit("use", user=user, card=card, targets=use.targets,
                **({"secondary": [p for d in use.secondary.values() for p in d.values()]} if use.secondary else {}))
         yield from move(g, phys, g.processing, reason="use", by=user)

@@ -1,0 +1,462 @@
+"""A heuristic bot: plays like a sensible, role-aware human.
+
+It only chooses among the legal answers a request offers, and it knows the game
+only through the content's ``ai`` hints (what a card or skill is for: harm, help,
+gain, equip; whom it targets; how much a card is worth keeping) — no card or
+skill is named here.
+
+Roles. The lord is known to all; every other role is inferred from what players
+do in public (:attr:`Game.public`: who used a card on whom, who damaged or healed
+whom). Attacking the lord or the lord's friends makes a player look like a rebel;
+helping them, like a loyalist. Then:
+
+* the lord and loyalists protect the lord and go for rebel-looking players;
+* rebels go for the lord and for loyalist-looking players;
+* the traitor keeps the balance — helps the weaker side — and fights the lord last.
+
+>>> HeuristicAgent(1).name
+'heuristic'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+from .agents import Agent
+from .definitions import AiHints, CardKind
+from .errors import IllegalDecision
+from .events import UseEvent
+from .frame import Frame
+from .model import AnyCard, Card, Player
+from .requests import (ArrangeRequest, CardsRequest, ConfirmRequest, OptionRequest, OrderRequest, PlayAction,
+                       PlayersRequest, PlayOption, PlayRequest, Request, RespondOption, RespondRequest, Response)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+
+NO_HINTS = AiHints()
+
+
+class HeuristicAgent(Agent):
+    """Role-aware bot driven by the content's ``ai`` hints."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.seen = 0
+        self.suspicion: dict[int, float] = {}  # seat -> how rebel-like (> 0) or loyal-like (< 0)
+        self.game: Optional["Game"] = None
+        self.me: Optional[Player] = None
+
+    # ------------------------------------------------------------------ reading the table
+
+    def lord(self) -> Optional[Player]:
+        assert self.game is not None
+        for p in self.game.players:
+            rdef = self.game.rules.roles.get(p.role)
+            if p.role_revealed and rdef is not None and rdef.lord_skills:
+                return p
+        return None
+
+    def _known_side(self, p: Player) -> Optional[float]:
+        """+1 against the lord, -1 for the lord, from a revealed role; None if unknown."""
+        assert self.game is not None
+        if not p.role_revealed:
+            return None
+        rdef = self.game.rules.roles.get(p.role)
+        if rdef is None:
+            return None
+        return {"lord": -3.0 if rdef.lord_skills else -2.0, "rebel": 2.0}.get(rdef.side, 0.0)
+
+    def side(self, p: Player) -> float:
+        """How much ``p`` works against the lord (> 0) or for the lord (< 0)."""
+        known = self._known_side(p)
+        if known is not None:
+            return known
+        return self.suspicion.get(p.seat, 0.0)
+
+    def observe(self, game: "Game") -> None:
+        self.game = game
+        lord = self.lord()
+        for what, src, dst, kind_id, amount in game.public[self.seen:]:
+            kind = game.content.cards.get(kind_id)
+            hints = kind.ai if kind is not None else NO_HINTS
+            harmful = what == "damage" or (what == "use" and hints.intent == "harm")
+            helpful = what == "recover" or (what == "use" and hints.intent == "help")
+            if not harmful and not helpful:
+                continue
+            weight = (amount if what != "use" else 0.5) * (1 if harmful else -1)
+            target = game.players[dst]
+            if lord is not None and target is lord:
+                push = 2.0 * weight
+            else:
+                lean = self.side(target)
+                push = -weight if lean > 0.5 else (weight if lean < -0.5 else 0.2 * weight)
+            self.suspicion[src] = self.suspicion.get(src, 0.0) + push
+        self.seen = len(game.public)
+
+    def hostility(self, p: Player) -> float:
+        """How much this bot wants to harm ``p`` (< 0: wants to help)."""
+        me = self.me
+        assert me is not None and self.game is not None
+        if p is me:
+            return -5.0
+        lord = self.lord()
+        my_rdef = self.game.rules.roles.get(me.role)
+        lean = self.side(p)
+        if my_rdef is not None and my_rdef.lord_skills:  # the lord
+            return max(-2.0, min(3.0, lean))
+        role_side = self._my_side()
+        if role_side == "lord":
+            if p is lord:
+                return -4.0
+            return max(-2.0, min(3.0, lean))
+        if role_side == "rebel":
+            if p is lord:
+                return 4.0
+            return max(-2.0, min(3.0, -lean))
+        # the traitor: keep the balance, the lord last
+        alive = [q for q in self.game.alive() if q is not me]
+        if p is lord:
+            return 3.0 if len(alive) == 1 else -0.5
+        rebels = sum(1 for q in alive if self.side(q) > 0.3)
+        loyal = sum(1 for q in alive if self.side(q) < -0.3) + (1 if lord else 0)
+        if rebels > loyal:
+            return max(-1.0, min(2.0, lean))
+        return max(-1.0, min(2.0, -lean)) + 0.2
+
+    def _my_side(self) -> str:
+        """lord / rebel / alone: the side my role plays for (the rules' role data)."""
+        assert self.me is not None and self.game is not None
+        rdef = self.game.rules.roles.get(self.me.role)
+        return rdef.side if rdef is not None else "alone"
+
+    def friend(self, p: Player) -> bool:
+        return self.hostility(p) < -0.3
+
+    def enemy(self, p: Player) -> bool:
+        return self.hostility(p) > 0.3
+
+    # ------------------------------------------------------------------ values
+
+    @staticmethod
+    def hints(kind: Optional[CardKind]) -> AiHints:
+        return kind.ai if kind is not None else NO_HINTS
+
+    def value(self, card: Card) -> float:
+        v = card.kind.ai.value
+        if card.zone is not None and card.zone.name == "equip":
+            v += 3  # equipped cards work for their owner
+        if card.zone is not None and card.zone.name == "judge":
+            v -= 10  # a delayed trick in one's own judge area is a burden
+        return v
+
+    # ------------------------------------------------------------------ dispatch
+
+    def decide(self, request: Request, game: "Game") -> Any:
+        self.me = request.player
+        self.observe(game)
+        try:
+            if isinstance(request, PlayRequest):
+                return self.play(request)
+            if isinstance(request, RespondRequest):
+                return self.respond(request)
+            if isinstance(request, ConfirmRequest):
+                return self.confirm(request)
+            if isinstance(request, CardsRequest):
+                return self.cards(request)
+            if isinstance(request, PlayersRequest):
+                return self.players(request)
+            if isinstance(request, OrderRequest):
+                return 0
+            if isinstance(request, OptionRequest):
+                return self.option(request)
+            if isinstance(request, ArrangeRequest):
+                cards = sorted(request.cards, key=self.value, reverse=True)
+                return ([c for c in cards if self.value(c) >= 4], [c for c in cards if self.value(c) < 4])
+        except IllegalDecision:
+            pass
+        return request.decline()
+
+    # ------------------------------------------------------------------ play phase
+
+    def play(self, req: PlayRequest) -> Optional[PlayAction]:
+        best: Optional[tuple[float, PlayAction]] = None
+        for opt in req.options:
+            got = self.evaluate(req, opt)
+            if got is None:
+                continue
+            score, action = got
+            try:
+                req.check(action)
+            except IllegalDecision:
+                continue
+            if best is None or score > best[0]:
+                best = (score, action)
+        if best is None or best[0] <= 0:
+            return None
+        return best[1]
+
+    def _kind_of(self, opt: PlayOption) -> tuple[Optional[CardKind], AiHints]:
+        assert self.game is not None
+        if opt.card is not None:
+            return opt.card.kind, opt.card.kind.ai
+        if opt.skill is not None and not opt.active and opt.as_card:
+            kind = self.game.content.cards.get(opt.as_card)
+            return kind, self.hints(kind)
+        if opt.skill is not None:
+            return None, opt.skill.ai
+        return None, NO_HINTS
+
+    def evaluate(self, req: PlayRequest, opt: PlayOption) -> Optional[tuple[float, PlayAction]]:
+        assert self.me is not None and self.game is not None and req.target_choices and req.card_choices
+        me = self.me
+        kind, hints = self._kind_of(opt)
+        if hints.when is not None and not hints.when(Frame(self.game, {"me": me, "card": opt.card})):
+            return None
+        cards: list[Card] = []
+        if opt.card is None:
+            pool, lo, hi = req.card_choices(opt)
+            picked = self._cheapest(pool, lo, hi, lambda chosen, c: bool(req.card_step and req.card_step(opt, chosen, c)),
+                                    want=lo if hints.intent != "gain" else None)
+            if picked is None:
+                return None
+            cards = picked
+        base = hints.priority + 1.0
+        intent = hints.intent
+        if intent == "equip" or (kind is not None and kind.equip is not None):
+            return self._equip_score(opt, base)
+        cands, lo, hi = req.target_choices(opt, cards, [])
+        secondary: list[Player] = []
+        if hi == 0:  # fixed targets: self, all, others, none
+            score = self._fixed_score(opt, kind, hints, base)
+            if score is None:
+                return None
+            targets: list[Player] = []
+        else:
+            picked_targets = self._pick_targets(cands, lo, hi, hints)
+            if picked_targets is None:
+                return None
+            targets = picked_targets
+            score = base + sum(max(0.0, self.hostility(t)) if hints.targets != "friend" else 1.0 for t in targets)
+            if not opt.active and req.secondary_choices is not None and targets:
+                try:
+                    for t in targets:
+                        extra = req.secondary_choices(opt, cards, t, 0)
+                        extra.sort(key=self.hostility, reverse=True)
+                        if extra:
+                            secondary.append(extra[0])
+                except IndexError:
+                    secondary = []
+        if opt.card is None and cards:
+            score -= 0.2 * sum(self.value(c) for c in cards) / max(1, len(cards))
+        action = PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards, targets=targets,
+                            view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as,
+                            secondary=secondary)
+        return score, action
+
+    def _fixed_score(self, opt: PlayOption, kind: Optional[CardKind], hints: AiHints, base: float) -> Optional[float]:
+        assert self.me is not None and self.game is not None
+        me = self.me
+        spec = kind.use.targets if kind is not None and kind.use is not None else None
+        mode = spec.mode if spec is not None else "none"
+        intent = hints.intent
+        if intent == "gain":
+            return base + 3
+        if intent == "gamble":
+            return base if self.rng.random() < 0.15 and self._my_side() != "lord" else None
+        if mode == "self":
+            if intent == "help":
+                return base + 2 if me.wounded else None
+            return base + 1 if intent in (None, "gain") else base
+        if mode in ("others", "all"):
+            others = [p for p in self.game.alive() if mode == "all" or p is not me]
+            if intent == "harm":
+                total = sum(self.hostility(p) for p in others if p is not me)
+                return base + total if total > 0.5 else None
+            if intent == "help":
+                total = sum(-self.hostility(p) * (1 if p.wounded else 0) for p in others)
+                return base + total if total > 0.5 else None
+            return base
+        if opt.active:
+            return base if intent in ("gain", "help") else None
+        return None
+
+    def _equip_score(self, opt: PlayOption, base: float) -> Optional[tuple[float, PlayAction]]:
+        assert self.me is not None
+        card = opt.card
+        if card is None or card.kind.equip is None:
+            return None
+        old = self.me.slot(card.kind.equip.slot)
+        if old is not None:
+            if (card.kind.equip.range or 0) <= (old.kind.equip.range or 0 if old.kind.equip else 0) \
+                    and card.kind.ai.value <= old.kind.ai.value:
+                return None
+        return base + 4, PlayAction(card=card)
+
+    def _pick_targets(self, cands: Sequence[Player], lo: int, hi: int, hints: AiHints) -> Optional[list[Player]]:
+        if not cands:
+            return None
+        if hints.targets == "friend" or hints.intent == "help":
+            ranked = sorted(cands, key=lambda p: (self.hostility(p), p.hp - p.max_hp))
+            chosen = [p for p in ranked if self.hostility(p) < 0.3][: max(lo, 1)]
+        elif hints.targets == "self":
+            chosen = [p for p in cands if p is self.me][:1]
+        elif hints.intent in ("harm", None) or hints.targets == "enemy":
+            ranked = sorted(cands, key=lambda p: (-self.hostility(p), p.hp, len(p.hand)))
+            chosen = [p for p in ranked if self.hostility(p) > 0.3][:hi]
+            if len(chosen) < lo:
+                extra = [p for p in ranked if p not in chosen and self.hostility(p) > -0.3]
+                chosen += extra[: lo - len(chosen)]
+        else:
+            chosen = list(cands)[: max(lo, 1)]
+        if len(chosen) < max(lo, 1):
+            return None
+        return chosen[:hi]
+
+    def _cheapest(self, pool: Sequence[Card], lo: int, hi: Optional[int], step: Any,
+                  want: Optional[int] = None) -> Optional[list[Card]]:
+        ranked = sorted(pool, key=self.value)
+        upper = len(ranked) if hi is None else min(hi, len(ranked))
+        target = lo if want is not None else max(lo, min(upper, sum(1 for c in ranked if self.value(c) < 5)))
+        chosen: list[Card] = []
+        for c in ranked:
+            if len(chosen) >= target:
+                break
+            if step(chosen, c):
+                chosen.append(c)
+        return chosen if len(chosen) >= lo else None
+
+    # ------------------------------------------------------------------ answers
+
+    def _original_effect(self, req: RespondRequest) -> tuple[Optional[AnyCard], int]:
+        """The card whose effect a counter window is about, and how many counters are in play."""
+        assert self.game is not None
+        depth = 0
+        original: Optional[AnyCard] = req.against
+        for ev in reversed(self.game.stack):
+            if isinstance(ev, UseEvent):
+                if ev.counter:
+                    depth += 1
+                else:
+                    original = ev.card
+                    break
+        return original, depth
+
+    def _wants(self, card: Optional[AnyCard], target: Optional[Player]) -> bool:
+        """Whether this bot wants ``card``'s effect to happen to ``target``."""
+        if card is None or target is None:
+            return True
+        hints = card.kind.ai
+        if hints.intent == "harm" or card.kind.delayed is not None:
+            return self.hostility(target) > 0
+        if hints.intent in ("help", "gain"):
+            return self.hostility(target) <= 0
+        return True
+
+    def respond(self, req: RespondRequest) -> Optional[Response]:
+        assert self.me is not None and self.game is not None
+        me = self.me
+        if not req.options:
+            return None
+        if req.pattern == "rescue":
+            target = req.target
+            if target is None or not (target is me or self.friend(target)):
+                return None
+        elif req.target is not None and req.against is not None and self._is_counter(req):
+            original, depth = self._original_effect(req)
+            wants = self._wants(original, req.target)
+            if (depth % 2 == 0 and wants) or (depth % 2 == 1 and not wants):
+                return None
+        elif req.beneficiary is not None and not self.friend(req.beneficiary):
+            return None
+        elif req.on and not any(self.hostility(t) > 0 for t in req.on):
+            # using a card on someone (借刀杀人's victim, a follow-up Slash): only on enemies;
+            # when refusing costs the weapon, keep it unless the victim is a friend
+            if any(self.friend(t) for t in req.on):
+                return None
+        return self._answer(req)
+
+    def _is_counter(self, req: RespondRequest) -> bool:
+        assert self.game is not None
+        return any(req.against is not None and req.against.type in k.use.counters
+                   for k in self.game.content.cards.values() if k.use and k.use.counters
+                   for _ in [0] if any(o.as_card == k.id or (o.card and o.card.kind is k) for o in req.options))
+
+    def _answer(self, req: RespondRequest) -> Optional[Response]:
+        real = [o for o in req.options if o.card is not None]
+        if real:
+            pick: RespondOption = min(real, key=lambda o: self.value(o.card) if o.card else 0)
+            return Response(card=pick.card)
+        assert req.card_choices is not None
+        for opt in req.options:
+            pool, lo, hi = req.card_choices(opt)
+            cards = self._cheapest(pool, lo, hi, lambda chosen, c: bool(req.card_step and req.card_step(opt, chosen, c)),
+                                   want=lo)
+            if cards is not None:
+                ans = Response(skill=opt.skill.id if opt.skill else None, cards=cards, view_as=opt.view_as)
+                try:
+                    req.check(ans)
+                    return ans
+                except IllegalDecision:
+                    continue
+        return None
+
+    def confirm(self, req: ConfirmRequest) -> bool:
+        assert self.game is not None and self.me is not None
+        skill = self.game.content.skills.get(req.skill) if req.skill else None
+        if skill is not None and skill.ai.accept is not None:
+            return bool(skill.ai.accept(Frame(self.game, {"me": self.me, "event": req.event})))
+        return True
+
+    def cards(self, req: CardsRequest) -> list[Card]:
+        assert self.me is not None
+        me = self.me
+        pool = list(req.candidates)
+        mine = all(c.owner is me for c in pool)
+        if mine or req.purpose in ("discard", "give"):
+            ranked = sorted(pool, key=self.value)
+            if req.purpose == "give" or req.min == req.max:
+                return ranked[: max(req.min, 1 if req.max else 0)]
+            return ranked[: req.min]
+        owners = {c.owner for c in pool if c.owner is not None}
+        owner = next(iter(owners)) if len(owners) == 1 else None
+        friendly = owner is not None and self.friend(owner)
+
+        def worth(c: Card) -> float:
+            if c.id in req.hidden:
+                return 4.5 + self.rng.random()
+            if c.zone is not None and c.zone.name == "judge":
+                return 20.0 if friendly else -5.0
+            if c.zone is not None and c.zone.name == "equip":
+                return (1.0 if friendly else 8.0) + c.kind.ai.value / 10
+            return c.kind.ai.value
+
+        ranked = sorted(pool, key=worth, reverse=True)
+        return ranked[: max(req.min, min(req.max, 1))]
+
+    def players(self, req: PlayersRequest) -> list[Player]:
+        assert self.game is not None
+        skill = self.game.content.skills.get(req.skill) if req.skill else None
+        hints = skill.ai if skill is not None else NO_HINTS
+        helpful = req.purpose == "give" or hints.intent == "help" or hints.targets == "friend"
+        key = (lambda p: self.hostility(p)) if helpful else (lambda p: -self.hostility(p))
+        ranked = sorted(req.candidates, key=key)
+        if helpful:
+            chosen = [p for p in ranked if self.hostility(p) <= 0][: req.max] or ranked[: req.min]
+        else:
+            chosen = [p for p in ranked if self.hostility(p) > 0][: req.max] or ranked[: req.min]
+        return chosen[: req.max] if len(chosen) >= req.min else ranked[: req.min]
+
+    def option(self, req: OptionRequest) -> int:
+        assert self.game is not None
+        heroes = self.game.content.heroes
+        if req.options and all(o in heroes for o in req.options):
+            def score(hid: str) -> float:
+                h = heroes[hid]
+                return h.hp + 1.5 * len(h.skills) + h.ai.value / 10 + self.rng.random()
+            return max(range(len(req.options)), key=lambda i: score(req.options[i]))
+        return self.rng.randrange(len(req.options))
+
