@@ -165,25 +165,44 @@ def scenario_run(paths: tuple[Path, ...], as_json: bool, verbose: bool, content_
 # ---------------------------------------------------------------------- simulate
 
 
+def _player_counts(text: str) -> list[int]:
+    try:
+        counts = sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise click.UsageError(f"--players takes a number or numbers separated by commas, not '{text}'") from None
+    if not counts or any(not 2 <= n <= 10 for n in counts):
+        raise click.UsageError("--players must be between 2 and 10")
+    return counts
+
+
 @main.command()
-@click.option("--players", type=click.IntRange(2, 10), default=5, show_default=True)
+@click.option("--players", "players_text", default="5", show_default=True,
+              help="number of players, or several separated by commas (5,8,10): each count plays --games games")
 @click.option("--games", type=click.IntRange(1, None), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--rules", "rules_id", default="identity", show_default=True, help="rules file id")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True)
+@click.option("--backend", type=click.Choice(["process", "dask"]), default="process", show_default=True,
+              help="process: a local process pool; dask: a Dask cluster (pip install 'sgs-engine[distributed]')")
+@click.option("--scheduler", default=None, help="with --backend dask: a scheduler address (default: a local cluster)")
 @click.option("--heroes", default=None, help="comma-separated hero ids to choose from (default: the rules' packs)")
 @click.option("--agents", default="random", show_default=True,
               help="bots: random, heuristic, or heuristic@rebel+traitor (heuristic for those roles, random for the rest)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="set a rules option, e.g. --option role_table=double_traitor (repeatable)")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="write a balance report (CSV, charts, index.html) to this folder (pip install 'sgs-engine[report]')")
 @click.option("--json", "as_json", is_flag=True, help="print the JSON report")
 @click.option("--progress/--no-progress", default=None, help="a progress bar on stderr (default: for long runs)")
 @_content_option
-def simulate(players: int, games: int, seed: int, rules_id: str, workers: int, heroes: Optional[str], agents: str,
-             option_pairs: tuple[str, ...], as_json: bool, progress: Optional[bool], content_dir: Optional[Path]) -> None:
+def simulate(players_text: str, games: int, seed: int, rules_id: str, workers: int, backend: str,
+             scheduler: Optional[str], heroes: Optional[str], agents: str, option_pairs: tuple[str, ...],
+             report_dir: Optional[Path], as_json: bool, progress: Optional[bool], content_dir: Optional[Path]) -> None:
     """Play bot games and report win rates; the same seed gives the same result."""
+    from sgs_runtime.simulate import check_agents, combine
     from sgs_runtime.simulate import simulate as run
 
+    counts = _player_counts(players_text)
     content = _load(content_dir)
     pool = [h.strip() for h in heroes.split(",") if h.strip()] if heroes else None
     if pool:
@@ -193,31 +212,52 @@ def simulate(players: int, games: int, seed: int, rules_id: str, workers: int, h
         pool = [content.canonical(h) for h in pool]
     try:
         rules = content.ruleset(rules_id)
+        check_agents(agents)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
     options = _options(rules, option_pairs)
-    if not rules.players_min <= players <= rules.players_max or players not in rules.role_tables:
-        raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players "
-                               f"(role tables for {sorted(rules.role_tables)})")
-    show = progress if progress is not None else (games >= 200 and sys.stderr.isatty())
+    for players in counts:
+        if not rules.players_min <= players <= rules.players_max or players not in rules.role_tables:
+            raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players "
+                                   f"(role tables for {sorted(rules.role_tables)})")
+    total = games * len(counts)
+    show = progress if progress is not None else (total >= 200 and sys.stderr.isatty())
+    reports: dict[int, Any] = {}
     try:
-        if show:
-            with click.progressbar(length=games, label="games", file=sys.stderr) as bar:
-                rep = run(content, rules_id=rules.id, players=players, games=games, seed=seed, workers=workers,
-                          content_dir=str(content_dir) if content_dir else None, agents=agents, hero_pool=pool,
-                          progress=bar.update, options=options)
-        else:
-            rep = run(content, rules_id=rules.id, players=players, games=games, seed=seed, workers=workers,
-                      content_dir=str(content_dir) if content_dir else None, agents=agents, hero_pool=pool,
-                      options=options)
+        with click.progressbar(length=total, label="games", file=sys.stderr) if show else _nothing() as bar:
+            for players in counts:
+                reports[players] = run(content, rules_id=rules.id, players=players, games=games, seed=seed,
+                                       workers=workers, content_dir=str(content_dir) if content_dir else None,
+                                       agents=agents, hero_pool=pool, options=options, backend=backend,
+                                       scheduler=scheduler, progress=bar.update if bar is not None else None)
     except SgsError as exc:
         _fail(str(exc))
         return
+    rep = combine(reports)
+    if report_dir is not None:
+        from sgs_runtime.report import write_report
+
+        try:
+            files = write_report(rep, report_dir)
+        except SgsError as exc:
+            _fail(str(exc))
+            return
+        click.echo(f"report written: {files[-1]}", err=True)
     if as_json:
         click.echo(json.dumps(rep, ensure_ascii=False, indent=2))
     else:
         _print_report(rep)
     sys.exit(1 if rep["errors"] else 0)
+
+
+class _nothing:
+    """A stand-in for the progress bar when none is shown."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
 
 
 def _options(rules: Any, pairs: tuple[str, ...]) -> Optional[dict[str, Any]]:
@@ -238,7 +278,8 @@ def _options(rules: Any, pairs: tuple[str, ...]) -> Optional[dict[str, Any]]:
 
 
 def _print_report(rep: dict[str, Any]) -> None:
-    click.echo(f"{rep['games']} games, {rep['players']} players, rules {rep['rules']}, seed {rep['seed']}: "
+    players = rep["players"] if not isinstance(rep["players"], list) else ",".join(map(str, rep["players"]))
+    click.echo(f"{rep['games']} games, {players} players, rules {rep['rules']}, seed {rep['seed']}: "
                f"{rep['errors']} errors, {rep['limits']} hit a limit, {rep['draws']} draws")
     for role, w in rep["win_rates"].items():
         lo, hi = w["ci95"]

@@ -29,8 +29,21 @@ from .errors import IllegalDecision
 from .events import UseEvent
 from .frame import Frame
 from .model import AnyCard, Card, Player
-from .requests import (ArrangeRequest, CardsRequest, ConfirmRequest, OptionRequest, OrderRequest, PlayAction,
-                       PlayersRequest, PlayOption, PlayRequest, Request, RespondOption, RespondRequest, Response)
+from .requests import (
+    ArrangeRequest,
+    CardsRequest,
+    ConfirmRequest,
+    OptionRequest,
+    OrderRequest,
+    PlayAction,
+    PlayersRequest,
+    PlayOption,
+    PlayRequest,
+    Request,
+    RespondOption,
+    RespondRequest,
+    Response,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
@@ -393,7 +406,8 @@ class HeuristicAgent(Agent):
         assert req.card_choices is not None
         for opt in req.options:
             pool, lo, hi = req.card_choices(opt)
-            cards = self._cheapest(pool, lo, hi, lambda chosen, c: bool(req.card_step and req.card_step(opt, chosen, c)),
+            cards = self._cheapest(pool, lo, hi,
+                                   lambda chosen, c, o=opt: bool(req.card_step and req.card_step(o, chosen, c)),
                                    want=lo)
             if cards is not None:
                 ans = Response(skill=opt.skill.id if opt.skill else None, cards=cards, view_as=opt.view_as)

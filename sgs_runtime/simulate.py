@@ -136,7 +136,8 @@ def simulate(content: Content, *, rules_id: str = "identity", players: int = 5, 
              workers: int = 1, content_dir: Optional[str] = None, agents: str = "random",
              hero_pool: Optional[Sequence[str]] = None, batch_size: int = 25,
              progress: Optional[Callable[[int], None]] = None,
-             options: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+             options: Optional[dict[str, Any]] = None, backend: str = "process",
+             scheduler: Optional[str] = None) -> dict[str, Any]:
     """Play ``games`` bot games and summarise them (see docs/cli.md for the fields)."""
     content.ruleset(rules_id)  # fail early on an unknown rules id
     check_agents(agents)
@@ -145,14 +146,22 @@ def simulate(content: Content, *, rules_id: str = "identity", players: int = 5, 
     pool = list(hero_pool) if hero_pool else None
     start = time.perf_counter()
     summaries: list[GameSummary] = []
-    if workers <= 1:
+    args = [(content_dir, rules_id, players, b, agents, pool, options) for b in batches]
+    if backend == "dask":
+        from .backends import run_dask
+
+        for got in run_dask(_batch, args, workers, scheduler):
+            summaries.extend(got)
+            if progress:
+                progress(len(got))
+    elif workers <= 1:
         for b in batches:
             summaries.extend(play_one(content, rules_id, players, s, i, agents, pool, options=options) for i, s in b)
             if progress:
                 progress(len(b))
     else:
         with ProcessPoolExecutor(max_workers=workers) as ex:
-            for got in ex.map(_batch, [(content_dir, rules_id, players, b, agents, pool, options) for b in batches]):
+            for got in ex.map(_batch, args):
                 summaries.extend(got)
                 if progress:
                     progress(len(got))
@@ -220,3 +229,37 @@ def report(summaries: list[GameSummary], *, rules_id: str, players: int, seed: i
 
 
 TIMING_FIELDS = ("seconds", "games_per_second")
+
+
+def combine(reports: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """One report over several player counts: totals, plus ``by_players``."""
+    if len(reports) == 1:
+        return next(iter(reports.values()))
+    first = next(iter(reports.values()))
+    out: dict[str, Any] = {"rules": first["rules"], "players": sorted(reports), "seed": first["seed"],
+                           "agents": first["agents"]}
+    for key in ("games", "finished", "errors", "limits", "draws", "reincarnations"):
+        out[key] = sum(r[key] for r in reports.values())
+    out["error_samples"] = [dict(s, players=n) for n, r in reports.items() for s in r["error_samples"]][:10]
+    wins: Counter[str] = Counter()
+    heroes: dict[str, list[int]] = {}
+    counts: Counter[str] = Counter()
+    for r in reports.values():
+        wins.update(r["wins"])
+        counts.update(r["event_counts"])
+        for h, v in r["heroes"].items():
+            acc = heroes.setdefault(h, [0, 0])
+            acc[0] += v["played"]
+            acc[1] += v["won"]
+    n = out["finished"]
+    out["wins"] = dict(sorted(wins.items()))
+    out["win_rates"] = {r: {"rate": round(wins[r] / n, 4) if n else 0.0, "ci95": wilson(wins[r], n)}
+                        for r in sorted(wins)}
+    out["heroes"] = {h: {"played": p, "won": w, "rate": round(w / p, 4) if p else 0.0, "ci95": wilson(w, p)}
+                     for h, (p, w) in sorted(heroes.items())}
+    out["turns_mean"] = round(sum(r["turns_mean"] * r["finished"] for r in reports.values()) / n, 3) if n else 0.0
+    out["event_counts"] = dict(sorted(counts.items()))
+    out["seconds"] = round(sum(r["seconds"] for r in reports.values()), 3)
+    out["games_per_second"] = round(out["games"] / out["seconds"], 2) if out["seconds"] else 0.0
+    out["by_players"] = {str(k): v for k, v in sorted(reports.items())}
+    return out
