@@ -136,6 +136,9 @@ class Game:
         self._modifier_cache: dict[str, list[tuple[Player, Any, bool]]] = {}
         self._equip_skill_ids: dict[int, set[str]] = {}
         self._immune_cache: Optional[list[Player]] = None
+        self._owner_cache: dict[str, frozenset[int]] = {}
+        # while options are being listed (no state changes), quantities are remembered
+        self.quantity_memo: Optional[dict[tuple[Any, ...], Any]] = None
         # this turn's uses and plays: (seat, card name, phase, "use"/"play")
         self.history: list[tuple[int, str, Optional[str], str]] = []
         # what everyone saw players do to each other, for bots reading the table:
@@ -299,6 +302,7 @@ class Game:
         self._modifier_cache.clear()
         self._equip_skill_ids.clear()
         self._immune_cache = None
+        self._owner_cache.clear()
 
     def active_skills(self, player: Player) -> list[Skill]:
         """The player's skills now: hero skills plus those of equipment not ignored."""
@@ -317,6 +321,14 @@ class Game:
                     index.setdefault(tr.timing, []).append(tr)
             self._trigger_cache[player.seat] = index
         return index.get(timing, [])
+
+    def owners_at(self, timing: str) -> frozenset[int]:
+        """Seats of the players who have a trigger at a timing point now."""
+        got = self._owner_cache.get(timing)
+        if got is None:
+            got = frozenset(p.seat for p in self.players if self.triggers_at(p, timing))
+            self._owner_cache[timing] = got
+        return got
 
     def modifiers(self, quantity: str) -> list[tuple[Player, Any, bool]]:
         """Every living player's modifiers of a quantity, in seat order."""

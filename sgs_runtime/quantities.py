@@ -25,6 +25,17 @@ INF = 10**6
 
 
 def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
+    memo = g.quantity_memo
+    if memo is not None:
+        key = (name, *map(id, args))
+        if key in memo:
+            return memo[key]
+        memo[key] = value = _quantity(g, name, args)
+        return value
+    return _quantity(g, name, args)
+
+
+def _quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
     q = g.rules.quantities.get(name)
     if q is None:
         raise GameError(f"the rules '{g.rules.id}' do not declare the quantity '{name}'")

@@ -76,10 +76,13 @@ def _skill_triggers(g: "Game", player: "Player", timing: str) -> list["Trigger"]
 
 def fire(g: "Game", timing: str, event: Event) -> "Gen":
     """Fire every trigger waiting at ``timing`` for ``event``."""
+    owners = g.owners_at(timing)
+    if not owners and not g.rule_triggers(timing):
+        return  # nobody waits here (most timings, most of the time)
     subject = subject_of(timing, event)
     before = TIMINGS[timing].before if timing in TIMINGS else True
     holder = _deferral(g) if not before else None
-    order = g.seats_from(g.current)
+    order = [p for p in g.seats_from(g.current) if p.seat in owners] if owners else []
     for owner in order:
         if not owner.alive and not (timing == "death" and subject is owner):
             continue

@@ -436,7 +436,11 @@ def option_card(g: "Game", opt: PlayOption, cards: Sequence[Card]) -> Optional[A
 
 
 def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
-    opts = play_options(g, player)
+    g.quantity_memo = {}  # listing options changes nothing: quantities can be remembered meanwhile
+    try:
+        opts = play_options(g, player)
+    finally:
+        g.quantity_memo = None
     if not opts:
         return None
 
