@@ -486,6 +486,7 @@ class Loader:
         spec.filter = self.expr(doc, path + ("filter",), Scope(dict(base, target="player")))
         spec.respect_prohibitions = bool(raw.get("prohibitions", True))
         spec.dead = bool(raw.get("dead", False))
+        spec.valid = self.expr(doc, path + ("valid",), Scope(dict(base, targets="players")))
         for i, sec in enumerate(raw.get("then", []) or []):
             flt = self.expr(doc, path + ("then", i, "filter"),
                             Scope(dict(base, target="player", **{sec["name"]: "player"})))

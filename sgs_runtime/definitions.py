@@ -59,6 +59,7 @@ class TargetSpec:
     then: list["SecondaryTarget"] = field(default_factory=list)
     respect_prohibitions: bool = True
     dead: bool = False  # dead players may be targeted (转世: a sacrifice to the dead)
+    valid: Optional[ExprFn] = None  # a check of the whole choice, in order (vars: me, targets, card)
 
 
 @dataclass

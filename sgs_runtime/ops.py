@@ -19,6 +19,7 @@ from .errors import GameError, LimitExceeded
 from .events import SignalEvent, TargetEvent
 from .frame import Frame
 from .model import AnyCard, Card, Player, VirtualCard
+from .quantities import forbids_target
 from .requests import ArrangeRequest, CardsRequest, ConfirmRequest, OptionRequest, PlayersRequest
 from .triggers import fire
 
@@ -341,7 +342,8 @@ def use(f: Frame, who: Player, card: Any, on: Any, extra: bool, unnullifiable: b
     if c is None or who is None or not who.alive:
         return
     if on is not None:
-        targets = [t for t in players_of(on) if t.alive]
+        # targets named by an effect still obey prohibitions (空城 against 离间's Duel)
+        targets = [t for t in players_of(on) if t.alive and not forbids_target(g, who, t, c)]
     else:
         fixed = _use.auto_targets(g, who, c)
         if fixed is not None:

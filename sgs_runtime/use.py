@@ -126,6 +126,8 @@ def check_targets(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, targ
     for t in targets:
         if not eligible(g, user, t, card, spec):
             return f"{t.name} is not a legal target of {card.kind.id} for {user.name}"
+    if spec.valid is not None and not spec.valid(Frame(g, {"me": user, "targets": list(targets), "card": card})):
+        return f"that choice of targets is not allowed for {card.kind.id}"
     if spec.then:
         if len(secondary) != len(targets) * len(spec.then):
             return f"{card.kind.id} needs a further player for each target"
@@ -523,6 +525,9 @@ def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action:
             for t in action.targets:
                 if t not in cands:
                     return f"{t.name} is not a legal target of {skill.id}"
+            if tspec.valid is not None and not tspec.valid(
+                    Frame(g, {"me": player, "targets": list(action.targets), "card": _card})):
+                return f"that choice of targets is not allowed for {skill.id}"
         return None
     if opt.card is not None:
         card: AnyCard = opt.card
