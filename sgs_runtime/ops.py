@@ -431,8 +431,10 @@ def deny(f: Frame, player: Player) -> None:
 
 def redirect(f: Frame, player: Player) -> None:
     ev = f.vars.get("event")
-    if not isinstance(ev, TargetEvent) or player is None:
+    if not isinstance(ev, TargetEvent):
         raise GameError("'redirect' works only in a targeted or targeting trigger")
+    if player is None:  # nobody was chosen: the use keeps its target
+        return
     use = ev.use
     old = ev.target
     use.targets = [player if t is old else t for t in use.targets]
