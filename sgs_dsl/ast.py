@@ -395,6 +395,11 @@ class Act(Action):
 
 
 @dataclass
+class EndTurn(Action):
+    """The current turn ends once the running action has finished."""
+
+
+@dataclass
 class RevealRole(Action):
     """The subject shows their role card (铜铃)."""
 

@@ -567,15 +567,18 @@ class Compiler:
                 ops.set_mark(f, p, name, v if op == "=" else cur + v if op == "+=" else cur - v)
 
             return False, set_mark
-        if isinstance(target, A.Attr) and target.name == "max_hp":
+        if isinstance(target, A.Attr) and target.name in ("max_hp", "hp"):
             who = self._player(target.obj, scope)
+            attr = target.name
+            setter = ops.set_max_hp if attr == "max_hp" else ops.set_hp
 
-            def set_max(f: Frame) -> None:
+            def set_hp(f: Frame) -> None:
                 p, v = who(f), value(f)
                 if p is not None:
-                    ops.set_max_hp(f, p, v if op == "=" else p.max_hp + v if op == "+=" else p.max_hp - v)
+                    cur = getattr(p, attr)
+                    setter(f, p, v if op == "=" else cur + v if op == "+=" else cur - v)
 
-            return False, set_max
+            return False, set_hp
         if isinstance(target, A.Attr) and isinstance(target.obj, A.Name) and target.obj.id == "event":
             if scope.event is None:
                 self.error(target.pos, "E306", "there is no event to change here")
@@ -601,7 +604,8 @@ class Compiler:
                     setattr(ev, fname, getattr(ev, fname) - v)
 
             return False, set_field
-        self.error(s.pos, "E306", "only 'event.FIELD', 'PLAYER.mark(NAME)' and 'PLAYER.max_hp' can be assigned")
+        self.error(s.pos, "E306", "only 'event.FIELD', 'PLAYER.mark(NAME)', 'PLAYER.hp' and 'PLAYER.max_hp' "
+                                  "can be assigned")
         return False, lambda f: None
 
     def _s_Control(self, s: A.Control, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
@@ -1005,6 +1009,9 @@ class Compiler:
     def _s_Resolve(self, s: A.Resolve, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         who, card = self._subject(s, scope), self._cards(s.card, scope)
         return True, lambda f: ops.resolve(f, who(f), card(f))
+
+    def _s_EndTurn(self, s: A.EndTurn, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
+        return False, ops.end_turn
 
     def _s_RevealRole(self, s: A.RevealRole, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         who = self._subject(s, scope)

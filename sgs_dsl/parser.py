@@ -392,6 +392,9 @@ class _Builder(Transformer[Token, Any]):
     def reveal(self, meta: Any, items: list[Any]) -> A.Reveal:
         return A.Reveal(self._p(meta), None, "reveal", amount=items[0], as_name=items[1])
 
+    def end_turn(self, meta: Any, items: list[Any]) -> A.EndTurn:
+        return A.EndTurn(self._p(meta), None, "end")
+
     def reveal_role(self, meta: Any, items: list[Any]) -> A.RevealRole:
         return A.RevealRole(self._p(meta), None, "reveal")
 

@@ -251,6 +251,7 @@ class DyingEvent(Event):
         self.player = player
         self.source = source
         self.damage = damage
+        self.deferred: list[tuple[Any, Any, "Event"]] = []  # the dying player's skills, fired if rescued
 
 
 class DeathEvent(Event):
@@ -285,6 +286,9 @@ class Timing:
     subject: Optional[str]  # the event field naming whose timing it is
     before: bool = False  # triggers may change fields or cancel
     doc: str = ""
+    # a consequence rather than part of resolving: under the runtime setting
+    # skills_after_card, skills set off here wait until the card has resolved
+    after: bool = False
 
 
 _T = Timing
@@ -297,27 +301,27 @@ TIMINGS: dict[str, Timing] = {t.name: t for t in [
     _T("phase_end", PhaseEvent, "player", doc="a phase ends"),
     _T("phase_skipped", PhaseEvent, "player", doc="a phase was skipped"),
     _T("before_draw", DrawEvent, "player", True, doc="cards are about to be drawn; count may change"),
-    _T("after_draw", DrawEvent, "player", doc="cards were drawn"),
-    _T("card_used", UseEvent, "user", doc="a card was used (it is in the processing area)"),
+    _T("after_draw", DrawEvent, "player", doc="cards were drawn", after=True),
+    _T("card_used", UseEvent, "user", doc="a card was used (it is in the processing area)", after=True),
     _T("targeting", TargetEvent, "user", doc="a use chose a target (user side, per target)"),
     _T("targeted", TargetEvent, "target", doc="a use chose a target (target side, per target)"),
     _T("before_effect", EffectEvent, "target", True, doc="a card's effect is about to apply to a target"),
     _T("after_effect", EffectEvent, "target", doc="a card's effect on a target has resolved"),
     _T("use_finished", UseEvent, "user", doc="a card use has ended"),
     _T("respond_asked", RespondEvent, "player", True, doc="a player is asked to use or play a card"),
-    _T("responded", RespondEvent, "player", doc="a player used or played a card in answer"),
+    _T("responded", RespondEvent, "player", doc="a player used or played a card in answer", after=True),
     _T("damage_caused", DamageEvent, "source", True, doc="damage is about to be dealt (source side)"),
     _T("damage_taken", DamageEvent, "target", True, doc="damage is about to be taken (target side)"),
-    _T("damaged", DamageEvent, "target", doc="damage was taken (after dying, only if alive)"),
-    _T("damage_done", DamageEvent, "source", doc="damage was dealt (source side)"),
+    _T("damaged", DamageEvent, "target", doc="damage was taken (after dying, only if alive)", after=True),
+    _T("damage_done", DamageEvent, "source", doc="damage was dealt (source side)", after=True),
     _T("before_recover", RecoverEvent, "player", True, doc="HP is about to be recovered"),
-    _T("recovered", RecoverEvent, "player", doc="HP was recovered"),
+    _T("recovered", RecoverEvent, "player", doc="HP was recovered", after=True),
     _T("before_lose_hp", LoseHpEvent, "player", True, doc="HP is about to be lost"),
-    _T("lost_hp", LoseHpEvent, "player", doc="HP was lost"),
+    _T("lost_hp", LoseHpEvent, "player", doc="HP was lost", after=True),
     _T("judge_retrial", JudgeEvent, "player", doc="a judge card is shown; retrial skills may replace it"),
-    _T("judge_done", JudgeEvent, "player", doc="a judge's result has taken effect"),
-    _T("cards_lost", MoveEvent, "player", doc="cards left a player's hand, equipment or judge area"),
-    _T("cards_gained", MoveEvent, "to_player", doc="cards entered a player's hand or equipment"),
+    _T("judge_done", JudgeEvent, "player", doc="a judge's result has taken effect", after=True),
+    _T("cards_lost", MoveEvent, "player", doc="cards left a player's hand, equipment or judge area", after=True),
+    _T("cards_gained", MoveEvent, "to_player", doc="cards entered a player's hand or equipment", after=True),
     _T("dying", DyingEvent, "player", doc="a player's HP fell to 0 or below"),
-    _T("death", DeathEvent, "player", doc="a player died"),
+    _T("death", DeathEvent, "player", doc="a player died", after=True),
 ]}

@@ -129,6 +129,10 @@ def dying(g: "Game", player: Player, source: Optional[Player], damage_ev: Option
         yield from die(g, player, source)
     elif player.alive:
         g.emit("rescued", player=player, hp=player.hp)
+        if ev.deferred:  # skills that waited while the player was dying
+            from .triggers import fire_deferred
+
+            yield from fire_deferred(g, ev.deferred)
 
 
 def die(g: "Game", player: Player, killer: Optional[Player]) -> "Gen":

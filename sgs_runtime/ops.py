@@ -474,6 +474,21 @@ def set_max_hp(f: Frame, who: Player, value: int) -> None:
     f.game.emit("max_hp", player=who, old=old, max_hp=who.max_hp, hp=who.hp)
 
 
+def set_hp(f: Frame, who: Player, value: int) -> None:
+    """Set a player's HP directly (not damage, recovery or loss: no timings), at most max HP.
+    It does not start dying: outside dying it stays at least 1 (use damage or lose for that)."""
+    old = who.hp
+    hp = min(who.max_hp, int(value))
+    who.hp = hp if who.dying or not who.alive else max(1, hp)
+    f.game.emit("hp", player=who, old=old, hp=who.hp)
+
+
+def end_turn(f: Frame) -> None:
+    """The current turn ends once the running action has finished (制衡's older text)."""
+    f.game.end_turn = True
+    f.game.emit("end_turn", player=f.game.current)
+
+
 def reveal_role(f: Frame, who: Player) -> None:
     if who is not None and not who.role_revealed:
         who.role_revealed = True

@@ -15,9 +15,9 @@ timing), no further trigger fires at that point.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-from .events import TIMINGS, Event, SignalEvent, UseEvent
+from .events import TIMINGS, DyingEvent, Event, SignalEvent, UseEvent
 from .frame import Frame, StopEffect
 from .requests import ConfirmRequest, OrderRequest
 
@@ -45,14 +45,12 @@ def _involves(event: Event, player: "Player") -> bool:
 
 
 def _eligible(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Event,
-              subject: Optional["Player"]) -> bool:
+              subject: Optional["Player"], condition: bool = True) -> bool:
     if not owner.alive:
         # only a player's own death timing reaches the dead
         if not (timing == "death" and subject is owner):
             return False
     skill = tr.skill
-    if owner.dying and g.rules.runtime.get("dying_skills_wait") and skill is not None and not skill.while_dying:
-        return False  # the older principle: a dying player's skills wait until rescued
     if tr.who == "me" and subject is not owner:
         return False
     if skill is not None:
@@ -65,9 +63,15 @@ def _eligible(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Eve
     if tr.limit is not None and skill is not None:
         if owner.skill_uses.get((skill.id, tr.limit.scope), 0) >= tr.limit.count:
             return False
-    if tr.condition is not None:
+    if condition and tr.condition is not None:
         return bool(tr.condition(Frame(g, {"me": owner, "event": event})))
     return True
+
+
+def _waits(g: "Game", tr: "Trigger", owner: "Player") -> bool:
+    """The older principle: a dying player's skills wait until rescued (unless they work while dying)."""
+    return (owner.dying and tr.skill is not None and not tr.skill.while_dying
+            and bool(g.rules.runtime.get("dying_skills_wait")))
 
 
 def _skill_triggers(g: "Game", player: "Player", timing: str) -> list["Trigger"]:
@@ -80,8 +84,9 @@ def fire(g: "Game", timing: str, event: Event) -> "Gen":
     if not owners and not g.rule_triggers(timing):
         return  # nobody waits here (most timings, most of the time)
     subject = subject_of(timing, event)
-    before = TIMINGS[timing].before if timing in TIMINGS else True
-    holder = _deferral(g) if not before else None
+    t = TIMINGS.get(timing)
+    before = t.before if t is not None else True
+    holder = _deferral(g) if t is not None and t.after else None
     order = [p for p in g.seats_from(g.current) if p.seat in owners] if owners else []
     for owner in order:
         if not owner.alive and not (timing == "death" and subject is owner):
@@ -89,6 +94,24 @@ def fire(g: "Game", timing: str, event: Event) -> "Gen":
         candidates = _skill_triggers(g, owner, timing)
         if not candidates:
             continue
+        dying_queue = _dying_queue(g, owner) if owner.dying else None
+        if holder is not None or dying_queue is not None:
+            # skills set off now but fired later (after the card; once rescued); their
+            # conditions are looked at when they fire
+            now: list["Trigger"] = []
+            for tr in candidates:
+                if tr.skill is not None and dying_queue is not None and _waits(g, tr, owner):
+                    queue = dying_queue
+                elif tr.skill is not None and holder is not None:
+                    queue = holder.deferred
+                else:
+                    now.append(tr)
+                    continue
+                if _eligible(g, tr, owner, timing, event, subject, condition=False):
+                    queue.append((owner, tr, event))
+            candidates = now
+            if not candidates:
+                continue
         done: set[int] = set()
         while True:
             ready = [tr for tr in candidates if id(tr) not in done and _eligible(g, tr, owner, timing, event, subject)]
@@ -101,9 +124,6 @@ def fire(g: "Game", timing: str, event: Event) -> "Gen":
                 idx = yield from g.ask(OrderRequest(owner, f"which fires first at {timing}?", options=labels))
                 tr = ready[idx]
             done.add(id(tr))
-            if holder is not None and tr.skill is not None:
-                holder.deferred.append((owner, tr, event))  # the older principle: after the card
-                continue
             yield from run_trigger(g, tr, owner, event)
             if before and event.cancelled:
                 return
@@ -130,13 +150,22 @@ def _deferral(g: "Game") -> Optional[UseEvent]:
     return None
 
 
-def fire_deferred(g: "Game", use: UseEvent) -> "Gen":
-    """Fire the skills a card set off, from the current player in seat order; not for the dead."""
+def _dying_queue(g: "Game", owner: "Player") -> Optional[list[Any]]:
+    for ev in reversed(g.stack):
+        if isinstance(ev, DyingEvent) and ev.player is owner:
+            return ev.deferred
+    return None
+
+
+def fire_deferred(g: "Game", queue: list[Any]) -> "Gen":
+    """Fire skills that waited (for a card to resolve, or a dying player's rescue), from the
+    current player in seat order; not for the dead; each condition is looked at now."""
     key = g.order_key(g.current)
-    while use.deferred:
-        use.deferred.sort(key=lambda item: key(item[0]))
-        owner, tr, event = use.deferred.pop(0)
-        if owner.alive and not owner.dying:
+    while queue:
+        queue.sort(key=lambda item: key(item[0]))
+        owner, tr, event = queue.pop(0)
+        subject = subject_of(tr.timing, event)
+        if owner.alive and not owner.dying and _eligible(g, tr, owner, tr.timing, event, subject):
             yield from run_trigger(g, tr, owner, event)
 
 

@@ -215,10 +215,10 @@ def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], 
                             c.face = kind
         elif spec is not None:
             yield from resolve_effects(g, use)
-        yield from clear_processing(g, phys)
-        if use.deferred:
-            yield from fire_deferred(g, use)
+        if use.deferred:  # the skills it set off, before it leaves the processing area (奸雄)
+            yield from fire_deferred(g, use.deferred)
         use.settled = True
+        yield from clear_processing(g, phys)
         yield from fire(g, "use_finished", use)
     finally:
         g.pop(use)

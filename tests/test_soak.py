@@ -1,0 +1,24 @@
+"""A short soak: games over every rules file and both kinds of bots, none may err."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+SOAK = Path(__file__).parent.parent / "benchmarks" / "soak.py"
+
+
+def test_short_soak_has_no_engine_errors() -> None:
+    spec = importlib.util.spec_from_file_location("soak", SOAK)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["soak"] = module
+    spec.loader.exec_module(module)
+    result = module.soak(240, seed=7)
+    assert result["games"] == 240
+    assert result["errors"] == 0, result["error_list"][:3]
+    # every rules file was played
+    from sgs_dsl.loader import load_content
+
+    assert set(result["games_by_rules"]) == set(load_content().rulesets)
