@@ -41,7 +41,7 @@ def grammar_parser() -> Lark:
         start=["start", "expression"],
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=False,
+        cache=True,  # the parse table is kept in the temp folder: later starts skip building it
     )
 
 
