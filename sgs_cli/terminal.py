@@ -42,9 +42,10 @@ def _pick(prompt: str, labels: Sequence[str], allow_none: Optional[str] = None) 
 def _pick_many(prompt: str, labels: Sequence[str], lo: int, hi: int) -> list[int]:
     for i, label in enumerate(labels, 1):
         click.echo(f"  {i}. {label}")
+    default = " ".join(str(i + 1) for i in range(lo))  # Enter takes the first ones
     while True:
-        raw = click.prompt(f"{prompt} ({lo}-{hi} numbers, separated by spaces)", default="" if lo == 0 else None,
-                           show_default=False)
+        raw = click.prompt(f"{prompt} ({lo}-{hi} numbers, separated by spaces)", default=default,
+                           show_default=bool(default))
         try:
             picks = [int(x) - 1 for x in str(raw).split()]
         except ValueError:
