@@ -35,6 +35,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
 
+def pick_in_order(pool: Sequence[Card], want: int, lo: int, step: Any) -> Optional[list[Card]]:
+    """Take cards from ``pool`` in its order while ``step(chosen, card)`` allows, up to ``want``;
+    None if fewer than ``lo`` could be taken."""
+    chosen: list[Card] = []
+    for c in pool:
+        if len(chosen) >= want:
+            break
+        if step(chosen, c):
+            chosen.append(c)
+    return chosen if len(chosen) >= lo else None
+
+
 class Agent:
     """Base class: override :meth:`decide`."""
 
@@ -94,13 +106,7 @@ class RandomAgent(Agent):
         self.rng.shuffle(pool)
         upper = len(pool) if hi is None else min(hi, len(pool))
         want = self.rng.randint(lo, max(lo, upper)) if upper >= lo else lo
-        chosen: list[Card] = []
-        for c in pool:
-            if len(chosen) >= want:
-                break
-            if step(chosen, c):
-                chosen.append(c)
-        return chosen if len(chosen) >= lo else None
+        return pick_in_order(pool, want, lo, step)
 
     def _play(self, req: PlayRequest) -> Optional[PlayAction]:
         if not req.options or self.rng.random() < self.end_chance:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from .agents import Agent
+from .agents import Agent, pick_in_order
 from .definitions import AiHints, CardKind
 from .errors import IllegalDecision
 from .events import UseEvent
@@ -334,13 +334,7 @@ class HeuristicAgent(Agent):
         ranked = sorted(pool, key=self.value)
         upper = len(ranked) if hi is None else min(hi, len(ranked))
         target = lo if want is not None else max(lo, min(upper, sum(1 for c in ranked if self.value(c) < 5)))
-        chosen: list[Card] = []
-        for c in ranked:
-            if len(chosen) >= target:
-                break
-            if step(chosen, c):
-                chosen.append(c)
-        return chosen if len(chosen) >= lo else None
+        return pick_in_order(ranked, target, lo, step)
 
     # ------------------------------------------------------------------ answers
 
