@@ -387,10 +387,13 @@ class HeuristicAgent(Agent):
         return self._answer(req)
 
     def _is_counter(self, req: RespondRequest) -> bool:
+        """Whether this window asks for a card that cancels ``against``'s effect (无懈可击)."""
         assert self.game is not None
-        return any(req.against is not None and req.against.type in k.use.counters
-                   for k in self.game.content.cards.values() if k.use and k.use.counters
-                   for _ in [0] if any(o.as_card == k.id or (o.card and o.card.kind is k) for o in req.options))
+        if req.against is None:
+            return False
+        kinds = [o.card.kind for o in req.options if o.card is not None]
+        kinds += [self.game.content.cards[o.as_card] for o in req.options if o.as_card]
+        return any(k.use is not None and req.against.type in k.use.counters for k in kinds)
 
     def _answer(self, req: RespondRequest) -> Optional[Response]:
         real = [o for o in req.options if o.card is not None]

@@ -15,7 +15,7 @@ penalty are all written in the rules file).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from .events import DamageEvent, DeathEvent, DyingEvent, LoseHpEvent, RecoverEvent, UseEvent
 from .frame import Frame, GameOver, StopEffect
@@ -161,6 +161,3 @@ def check_victory(g: "Game") -> None:
     if not g.alive():
         raise GameOver([], "nobody is left alive")
 
-
-def hp_summary(g: "Game") -> dict[str, Any]:
-    return {p.name: p.hp for p in g.players}

@@ -13,12 +13,9 @@ pipeline) change that, and :func:`sgs_runtime.invariants.check` verifies it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence
+from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from .definitions import CardKind, Hero, Skill
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 SUITS = ("spade", "heart", "club", "diamond")
 SUIT_SIGN = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}

@@ -20,7 +20,7 @@ out their :class:`~sgs_runtime.requests.PlayAction`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .definitions import CardChoice, CardKind, Skill, TargetSpec, ViewAs
 from .events import EffectEvent, TargetEvent, UseEvent
@@ -590,5 +590,3 @@ def play_loop(g: "Game", player: Player) -> "Gen":
     finally:
         g.acting = was
 
-
-PlayChecker = Callable[[PlayAction], Optional[str]]
