@@ -127,7 +127,8 @@ class Compiler:
             kinds = " or ".join(sorted(cats))
             self.error(pos, "E301", f"'{name}' is a {kinds}, not a {what}")
         else:
-            self.error(pos, "E300", f"unknown {what} '{name}'{did_you_mean(name, self.env.names_in(category))}")
+            pool = self.env.names_in(category) + (list(scope.vars) if scope is not None else [])
+            self.error(pos, "E300", f"unknown {what} '{name}'{did_you_mean(name, pool)}")
         return _const(canon)
 
     # ------------------------------------------------------------ expressions
@@ -923,7 +924,7 @@ class Compiler:
 
     def _card_or_name(self, node: A.Expr, scope: Scope) -> ExprFn:
         if isinstance(node, A.Name) and node.id not in scope.vars and node.id not in GLOBALS:
-            return self.symbol_name(node.id, node.pos, "card", "card name")
+            return self.symbol_name(node.id, node.pos, "card", "card name", scope)
         fn, t = self.expr(node, scope)
         if not (_compatible(t, "card") or _compatible(t, "cards") or t == "sym:card"):
             self.error(node.pos, "E301", f"expected a card or a card name, but this is {_describe(t)}")
