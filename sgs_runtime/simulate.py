@@ -138,7 +138,7 @@ def simulate(content: Content, *, rules_id: str = "identity", players: int = 5, 
              progress: Optional[Callable[[int], None]] = None,
              options: Optional[dict[str, Any]] = None, backend: str = "process",
              scheduler: Optional[str] = None) -> dict[str, Any]:
-    """Play ``games`` bot games and summarise them (see docs/cli.md for the fields)."""
+    """Play ``games`` bot games and summarise them (docs/cli.md lists the fields)."""
     content.ruleset(rules_id)  # fail early on an unknown rules id
     check_agents(agents)
     items = [(i, game_seed(seed, i)) for i in range(games)]
