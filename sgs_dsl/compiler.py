@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable, Optional
 from sgs_runtime import ops
 from sgs_runtime.events import TIMINGS, Event, SignalEvent
 from sgs_runtime.frame import BreakLoop, Frame, StopEffect
+from sgs_runtime.model import card_is, parse_card_text
 from sgs_runtime.quantities import INF, quantity
 from sgs_runtime.respond import RESCUE
 from sgs_runtime.vocabulary import (
@@ -1165,10 +1166,20 @@ def _divide(a: int, b: int) -> int:
 def _contains(container: Any, item: Any) -> bool:
     if container is None:
         return False
+    if isinstance(item, str) and isinstance(container, (list, tuple)) and parse_card_text(item):
+        return any(card_is(c, item) for c in container)  # "slash S7" in guanyu.hand
     try:
         return item in container
     except TypeError:
         return False
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, str) and not isinstance(b, str) and parse_card_text(a):
+        return card_is(b, a)  # guanyu.weapon == "crossbow CA"
+    if isinstance(b, str) and not isinstance(a, str) and parse_card_text(b):
+        return card_is(a, b)
+    return bool(a == b)
 
 
 def _order(fn: Callable[[Any, Any], bool], a: Any, b: Any) -> bool:
@@ -1178,5 +1189,5 @@ def _order(fn: Callable[[Any, Any], bool], a: Any, b: Any) -> bool:
 
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "==": _equal, "!=": lambda a, b: not _equal(a, b), "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }

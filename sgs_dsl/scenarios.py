@@ -381,12 +381,13 @@ class _Checker:
         out = []
         vars_ = {p.name: "player" for p in self.game.players}
         vars_.update({f"seat{p.seat}": "player" for p in self.game.players})
-        vars_.update({"winners": "players", "game_over": "bool"})
+        vars_.update({"winners": "players", "winner_roles": "syms:role", "game_over": "bool"})
         values: dict[str, Any] = {p.name: p for p in self.game.players}
         values.update({f"seat{p.seat}": p for p in self.game.players})
         result = self.game.result
         values["winners"] = [p for p in self.game.players if result and p.name in result.winners]
         values["game_over"] = result is not None and result.reason not in ("stopped",)
+        values["winner_roles"] = list(result.winner_roles) if result else []
         values["me"] = self.game.current
         vars_["me"] = "player"
         for i, text in enumerate(self.case.data.get("expect", []) or []):

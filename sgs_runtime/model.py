@@ -30,6 +30,29 @@ def rank_text(rank: int) -> str:
     return RANK_TEXT.get(rank, str(rank))
 
 
+def parse_card_text(text: str) -> Optional[tuple[str, str, int]]:
+    """``'slash S7'`` or ``'slash ♠7'`` -> ``('slash', 'spade', 7)``; None if it is not such a text.
+
+    >>> parse_card_text("jink D10"), parse_card_text("peach ♥Q"), parse_card_text("hello")
+    (('jink', 'diamond', 10), ('peach', 'heart', 12), None)
+    """
+    parts = text.split()
+    if len(parts) != 2 or len(parts[1]) < 2 or parts[1][0] not in SIGN_SUIT:
+        return None
+    rank = TEXT_RANK.get(parts[1][1:]) or (int(parts[1][1:]) if parts[1][1:].isdigit() else 0)
+    if not 1 <= rank <= 13:
+        return None
+    return parts[0], SIGN_SUIT[parts[1][0]], rank
+
+
+def card_is(card: Any, text: str) -> bool:
+    """Whether a physical card is the one ``text`` names (its base kind, suit and rank)."""
+    parsed = parse_card_text(text)
+    if parsed is None or not isinstance(card, Card):
+        return False
+    return (card.base.id, card.suit, card.rank) == parsed or card.label() == text
+
+
 class Card:
     """A physical card of the deck."""
 

@@ -165,6 +165,12 @@ def _shuffled(f: "Frame", xs: Any) -> list[Any]:
     return out
 
 
+def _pile(f: "Frame", zone: str) -> list[Any]:
+    g = f.game
+    pile = {"draw_pile": g.draw_pile, "discard_pile": g.discard_pile, "processing": g.processing}.get(zone)
+    return list(pile.cards) if pile is not None else []
+
+
 def _role_count(f: "Frame", role: str) -> int:
     return sum(1 for p in f.game.players if p.alive and p.role == role)
 
@@ -187,6 +193,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
     "hero_kingdom": (("sym:hero",), "sym:kingdom", _hero_kingdom, "a hero's kingdom"),
     "hero_hp": (("sym:hero",), "num", _hero_hp, "a hero's HP"),
     "shuffled": (("list",), "same", _shuffled, "the list in a random order (the game's seeded chance)"),
+    "pile": (("sym:zone",), "cards", _pile, "the cards of draw_pile (top first), discard_pile or processing"),
 }
 
 # comprehension functions: f(x from xs where cond)
