@@ -216,10 +216,16 @@ def simulate(players_text: str, games: int, seed: int, rules_id: str, workers: i
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
     options = _options(rules, option_pairs)
+    table = (options or {}).get("role_table", rules.options.get("role_table"))
+    if table not in (None, "standard") and table not in rules.role_table_variants:
+        raise click.UsageError(f"the rules '{rules.id}' have no role table '{table}'; tables: standard, "
+                               f"{', '.join(sorted(rules.role_table_variants))}")
+    tables = dict(rules.role_tables)
+    tables.update(rules.role_table_variants.get(str(table), {}))
     for players in counts:
-        if not rules.players_min <= players <= rules.players_max or players not in rules.role_tables:
+        if not rules.players_min <= players <= rules.players_max or players not in tables:
             raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players "
-                                   f"(role tables for {sorted(rules.role_tables)})")
+                                   f"(role tables for {sorted(tables)})")
     total = games * len(counts)
     show = progress if progress is not None else (total >= 200 and sys.stderr.isatty())
     reports: dict[int, Any] = {}

@@ -574,13 +574,13 @@ class Compiler:
             attr = target.name
             setter = ops.set_max_hp if attr == "max_hp" else ops.set_hp
 
-            def set_hp(f: Frame) -> None:
+            def set_hp(f: Frame) -> Any:
                 p, v = who(f), value(f)
                 if p is not None:
                     cur = getattr(p, attr)
-                    setter(f, p, v if op == "=" else cur + v if op == "+=" else cur - v)
+                    yield from setter(f, p, v if op == "=" else cur + v if op == "+=" else cur - v)
 
-            return False, set_hp
+            return True, set_hp
         if isinstance(target, A.Attr) and isinstance(target.obj, A.Name) and target.obj.id == "event":
             if scope.event is None:
                 self.error(target.pos, "E306", "there is no event to change here")

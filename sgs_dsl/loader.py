@@ -620,6 +620,8 @@ class Loader:
             scope = Scope({"me": "player", "user": "player", "card": "card"})
             sk.prohibitions.append(D.Prohibition(raw["forbid"], self.expr(doc, path + ("if",), scope)))
         elif "immune" in raw:
+            if "if" in raw or "add" in raw or "set" in raw:
+                self.err(doc, path, "E306", "'immune' takes no 'if', 'add' or 'set': it always holds")
             sk.immune = sk.immune | {raw["immune"]}
         else:
             self.err(doc, path, "E112", "a static entry needs 'modify', 'forbid' or 'immune'")

@@ -47,6 +47,17 @@ def pick_in_order(pool: Sequence[Card], want: int, lo: int, step: Any) -> Option
     return chosen if len(chosen) >= lo else None
 
 
+def valid_players(req: PlayersRequest) -> Optional[list[Player]]:
+    """A choice of players the request accepts (its ``valid`` check included), or None."""
+    from itertools import permutations
+
+    for k in range(req.min, req.max + 1):
+        for pick in permutations(req.candidates, k):
+            if req.valid is None or req.valid(list(pick)):
+                return list(pick)
+    return None
+
+
 class Agent:
     """Base class: override :meth:`decide`."""
 
@@ -82,8 +93,7 @@ class RandomAgent(Agent):
         if isinstance(request, CardsRequest):
             return self._cards(request)
         if isinstance(request, PlayersRequest):
-            k = self.rng.randint(request.min, request.max)
-            return self.rng.sample(list(request.candidates), k)
+            return self._players(request)
         if isinstance(request, OptionRequest):
             return self.rng.randrange(len(request.options))
         if isinstance(request, ArrangeRequest):
@@ -92,6 +102,14 @@ class RandomAgent(Agent):
             cut = self.rng.randint(0, len(cards))
             return (cards[:cut], cards[cut:])
         return request.decline()
+
+    def _players(self, req: PlayersRequest) -> list[Player]:
+        for _ in range(30):
+            k = self.rng.randint(req.min, req.max)
+            pick = self.rng.sample(list(req.candidates), k)
+            if req.valid is None or req.valid(pick):
+                return pick
+        return valid_players(req) or []
 
     def _cards(self, req: CardsRequest) -> list[Card]:
         for _ in range(20):

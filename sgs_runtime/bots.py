@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from .agents import Agent, pick_in_order
+from .agents import Agent, pick_in_order, valid_players
 from .definitions import AiHints, CardKind
 from .errors import IllegalDecision
 from .events import UseEvent
@@ -459,7 +459,10 @@ class HeuristicAgent(Agent):
             chosen = [p for p in ranked if self.hostility(p) <= 0][: req.max] or ranked[: req.min]
         else:
             chosen = [p for p in ranked if self.hostility(p) > 0][: req.max] or ranked[: req.min]
-        return chosen[: req.max] if len(chosen) >= req.min else ranked[: req.min]
+        chosen = chosen[: req.max] if len(chosen) >= req.min else ranked[: req.min]
+        if req.valid is not None and not req.valid(chosen):
+            return valid_players(req) or chosen
+        return chosen
 
     def option(self, req: OptionRequest) -> int:
         assert self.game is not None

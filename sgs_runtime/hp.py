@@ -8,9 +8,9 @@ the target is still alive, ``damaged`` (刚烈, 奸雄, 反馈, 遗计), then
 
 Dying (濒死) runs the rules file's ``dying`` block (which asks every living
 player for a rescuing card); a player still at HP <= 0 afterwards dies. Death
-fires ``death``: the dead player's own skills, then everyone's, then the rules'
-triggers (reveal the role, discard the cards, check victory, reward and
-penalty are all written in the rules file).
+fires ``death``: skills (the dead player's own among them) from the current
+player in seat order, then the rules' triggers (discarding the cards, the
+victory check, reward and penalty are all written in the rules file).
 """
 
 from __future__ import annotations

@@ -354,11 +354,22 @@ def use(f: Frame, who: Player, card: Any, on: Any, extra: bool, unnullifiable: b
             pool = _use.candidates(g, who, c, spec)
             if len(pool) < max(lo, 1):
                 return
+            check = spec.valid
+            valid = (lambda chosen: bool(check(Frame(g, {"me": who, "targets": chosen, "card": c})))) if check else None
             targets = yield from g.ask(PlayersRequest(who, f"targets for {c.kind.id}", candidates=pool,
-                                                      min=max(lo, 1), max=hi))
+                                                      min=max(lo, 1), max=hi, valid=valid))
     if not targets and c.kind.use is not None and c.kind.use.targets.mode != "none":
         return
-    yield from _use.use_card(g, who, c, targets, extra=extra, unnullifiable=unnullifiable)
+    secondary: list[Player] = []
+    spec = _use.target_spec(c)
+    for t in targets:  # a further player per target (借刀杀人's victim)
+        for i in range(len(spec.then)):
+            pool = _use.secondary_candidates(g, who, c, spec, t, i)
+            if not pool:
+                return
+            got = yield from g.ask(PlayersRequest(who, f"{spec.then[i].name} for {t.name}", candidates=pool))
+            secondary.extend(got)
+    yield from _use.use_card(g, who, c, targets, extra=extra, unnullifiable=unnullifiable, secondary=secondary)
 
 
 def revive(f: Frame, who: Player, hero: str, hp: Optional[int]) -> "Gen":
@@ -391,6 +402,8 @@ def counter(f: Frame, card: Any, target: Player) -> "Gen":
     if c is None or target is None:
         return False
     countered = yield from _respond.counter_window(f.game, c, target, f.game.current_use())
+    if countered:
+        f.game.emit("countered", card=c, target=target)
     return bool(countered)
 
 
@@ -465,22 +478,27 @@ def set_mark(f: Frame, who: Player, name: str, value: int) -> None:
         who.marks.pop(name, None)
 
 
-def set_max_hp(f: Frame, who: Player, value: int) -> None:
-    """Change a player's max HP; HP above the new maximum is lost (not as damage)."""
+def set_max_hp(f: Frame, who: Player, value: int) -> "Gen":
+    """Change a player's max HP; HP above the new maximum is lost (not as damage).
+    A player whose max HP falls to 0 dies."""
     old = who.max_hp
     who.max_hp = max(0, int(value))
     if who.hp > who.max_hp:
         who.hp = who.max_hp
     f.game.emit("max_hp", player=who, old=old, max_hp=who.max_hp, hp=who.hp)
+    if who.max_hp <= 0 and who.alive:
+        yield from _hp.die(f.game, who, None)
 
 
-def set_hp(f: Frame, who: Player, value: int) -> None:
+def set_hp(f: Frame, who: Player, value: int) -> "Gen":
     """Set a player's HP directly (not damage, recovery or loss: no timings), at most max HP.
     It does not start dying: outside dying it stays at least 1 (use damage or lose for that)."""
     old = who.hp
     hp = min(who.max_hp, int(value))
     who.hp = hp if who.dying or not who.alive else max(1, hp)
     f.game.emit("hp", player=who, old=old, hp=who.hp)
+    return
+    yield  # unreachable: makes this function a generator
 
 
 def end_turn(f: Frame) -> None:

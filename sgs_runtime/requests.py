@@ -128,6 +128,7 @@ class PlayersRequest(Request):
     max: int = 1
     skill: Optional[str] = None  # the skill whose effect asks, if any
     purpose: str = ""  # give, target ...
+    valid: Optional[Callable[[list[Player]], bool]] = None  # a check of the whole choice, in order
 
     def __post_init__(self) -> None:
         self.kind = "players"
@@ -145,6 +146,8 @@ class PlayersRequest(Request):
         for p in answer:
             if p.seat not in seats:
                 raise IllegalDecision(f"{p.name} cannot be chosen for: {self.prompt}")
+        if self.valid is not None and not self.valid(list(answer)):
+            raise IllegalDecision(f"that choice of players is not allowed for: {self.prompt}")
 
     def decline(self) -> Any:
         return []

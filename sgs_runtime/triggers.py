@@ -164,8 +164,15 @@ def fire_deferred(g: "Game", queue: list[Any]) -> "Gen":
     while queue:
         queue.sort(key=lambda item: key(item[0]))
         owner, tr, event = queue.pop(0)
+        if not owner.alive:
+            continue
+        if owner.dying and _waits(g, tr, owner):
+            later = _dying_queue(g, owner)
+            if later is not None and later is not queue:
+                later.append((owner, tr, event))  # still dying: wait for the rescue
+            continue
         subject = subject_of(tr.timing, event)
-        if owner.alive and not owner.dying and _eligible(g, tr, owner, tr.timing, event, subject):
+        if _eligible(g, tr, owner, tr.timing, event, subject):
             yield from run_trigger(g, tr, owner, event)
 
 

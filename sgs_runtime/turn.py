@@ -61,12 +61,10 @@ def make_player(g: "Game", seat: int, hero: Hero, role: str) -> Player:
 
 
 def skills_for(g: "Game", hero: Hero, role: str) -> list[Any]:
-    if not g.rules.skills:
-        return [s for sid in g.rules.player_skills if (s := g.skill(sid)) is not None]
     rdef = g.rules.roles.get(role)
     lord_ok = rdef is not None and rdef.lord_skills
     out = []
-    for sid in (*hero.skills, *g.rules.player_skills):
+    for sid in (*(hero.skills if g.rules.skills else ()), *g.rules.player_skills):
         sk = g.skill(sid)
         if sk is None or (sk.lord and not lord_ok):
             continue
@@ -112,7 +110,8 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
     for seat in order:
         if seat in first_seats:
             eligible_lords = [h for h in pool if g.content.heroes[h].can_be_lord]
-            lords = [h for h in eligible_lords if any(g.content.skills[s].lord for s in g.content.heroes[h].skills)]
+            lords = [h for h in eligible_lords
+                     if any((sk := g.skill(s)) is not None and sk.lord for s in g.content.heroes[h].skills)]
             others = [h for h in eligible_lords if h not in lords][: sel.lord_random]
             offer = lords + others
         else:

@@ -39,9 +39,9 @@ def test_simulate_unknown_option_is_a_usage_error() -> None:
     assert code == 2 and "role_table" in out
 
 
-def test_simulate_unknown_role_table_is_a_clear_error() -> None:
+def test_simulate_unknown_role_table_is_a_usage_error() -> None:
     code, out = run("simulate", "--games", "2", "--option", "role_table=nope")
-    assert code == 1 and "no role table 'nope'" in out
+    assert code == 2 and "no role table 'nope'" in out
 
 
 def test_simulate_several_player_counts() -> None:
