@@ -135,8 +135,10 @@ def scenario() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="print a JSON report")
 @click.option("--verbose", "-v", is_flag=True, help="print passing cases too")
+@click.option("--explain", is_flag=True, help="tell what happened in each failing case (with -v: every case)")
 @_content_option
-def scenario_run(paths: tuple[Path, ...], as_json: bool, verbose: bool, content_dir: Optional[Path]) -> None:
+def scenario_run(paths: tuple[Path, ...], as_json: bool, verbose: bool, explain: bool,
+                 content_dir: Optional[Path]) -> None:
     """Run rule cases; print each failure and end with 'N passed, M failed'."""
     from sgs_dsl.scenarios import run_path, scenario_files
 
@@ -153,11 +155,16 @@ def scenario_run(paths: tuple[Path, ...], as_json: bool, verbose: bool, content_
         click.echo(json.dumps({"passed": passed, "failed": failed, "cases": [r.as_dict() for r in results]},
                               ensure_ascii=False, indent=2))
     else:
+        from sgs_runtime.narrate import story
+
         for r in results:
             if not r.passed:
                 click.echo(f"FAIL {r.file}: {r.name}: {r.reason}")
             elif verbose:
                 click.echo(f"ok   {r.file}: {r.name}")
+            if explain and (verbose or not r.passed):
+                for line in story(r.log):
+                    click.echo(f"     {line}")
         click.echo(f"{passed} passed, {failed} failed")
     sys.exit(0 if failed == 0 else 1)
 
@@ -305,9 +312,11 @@ def _print_report(rep: dict[str, Any]) -> None:
 @click.option("--seat", type=int, default=0, show_default=True, help="your seat")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="write the JSON-lines event log here")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="save the game's transcript (seed and decisions) to replay it with `sgs replay`")
 @_content_option
 def play(players: int, seed: Optional[int], rules_id: str, seat: int, log_file: Optional[Path],
-         content_dir: Optional[Path]) -> None:
+         save: Optional[Path], content_dir: Optional[Path]) -> None:
     """Play a game in the terminal against bots."""
     import random
 
@@ -322,12 +331,42 @@ def play(players: int, seed: Optional[int], rules_id: str, seat: int, log_file: 
         raise click.UsageError(f"--seat must be between 0 and {players - 1}")
     seed = seed if seed is not None else random.randrange(1 << 30)
     try:
-        play_terminal(content, rules, players, seed, seat, log_file)
+        play_terminal(content, rules, players, seed, seat, log_file, save)
     except SgsError as exc:
         _fail(str(exc))
     except (KeyboardInterrupt, EOFError, click.Abort):
         click.echo("\ngame abandoned")
         sys.exit(1)
+
+
+# ---------------------------------------------------------------------- replay
+
+
+@main.command()
+@click.argument("transcript_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="print the event log as JSON lines")
+@_content_option
+def replay(transcript_file: Path, as_json: bool, content_dir: Optional[Path]) -> None:
+    """Play a saved game back from its seed and decisions, and tell what happened."""
+    from sgs_runtime.narrate import story
+    from sgs_runtime.replay import replay as run
+
+    content = _load(content_dir)
+    try:
+        record = json.loads(transcript_file.read_text(encoding="utf-8"))
+        game = run(content, record)
+    except (ValueError, KeyError, TypeError) as exc:
+        _fail(f"{transcript_file} is not a game transcript ({exc})")
+        return
+    except SgsError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        for rec in game.log:
+            click.echo(json.dumps(rec, ensure_ascii=False))
+    else:
+        for line in story(game.log):
+            click.echo(line)
 
 
 if __name__ == "__main__":  # pragma: no cover

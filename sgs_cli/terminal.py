@@ -6,12 +6,15 @@ game's event log is narrated as it grows.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import click
 
 from sgs_runtime.agents import RandomAgent
+from sgs_runtime.narrate import story
+from sgs_runtime.replay import transcript
 from sgs_runtime.definitions import Content, Ruleset
 from sgs_runtime.game import Game
 from sgs_runtime.model import Card, Player
@@ -133,16 +136,8 @@ class HumanAgent:
         return req.decline()
 
 
-def _narrate(record: dict[str, Any]) -> Optional[str]:
-    kind = record.get("event")
-    if kind in ("move", "setup"):
-        return None
-    fields = ", ".join(f"{k}={v}" for k, v in record.items() if k not in ("seq", "event", "turn") and v is not None)
-    return f"- {kind}: {fields}"
-
-
 def play_terminal(content: Content, rules: Ruleset, players: int, seed: int, seat: int,
-                  log_file: Optional[Path]) -> None:
+                  log_file: Optional[Path], save: Optional[Path] = None) -> None:
     sink = log_file.open("w", encoding="utf-8") if log_file else None
     try:
         game = Game(content, rules, players=players, seed=seed, log_sink=sink)
@@ -152,21 +147,20 @@ def play_terminal(content: Content, rules: Ruleset, players: int, seed: int, sea
         shown = 0
         req = game.start()
         while req is not None:
-            for rec in game.log[shown:]:
-                line = _narrate(rec)
-                if line:
-                    click.echo(line)
+            for line in story(game.log[shown:]):
+                click.echo(line)
             shown = len(game.log)
             req = game.answer(agents[req.player.seat].decide(req, game))
-        for rec in game.log[shown:]:
-            line = _narrate(rec)
-            if line:
-                click.echo(line)
+        for line in story(game.log[shown:]):
+            click.echo(line)
         assert game.result is not None
         me = game.players[seat]
         won = me.name in game.result.winners
         click.echo(f"\n{game.result.reason}: {', '.join(game.result.winner_roles) or 'nobody'} won — "
                    f"you were {me.role}; you {'won' if won else 'lost'}.")
+        if save is not None:
+            save.write_text(json.dumps(transcript(game), ensure_ascii=False, indent=1), encoding="utf-8")
+            click.echo(f"saved: replay it with `sgs replay {save}`")
     finally:
         if sink:
             sink.close()

@@ -203,7 +203,10 @@ class Game:
         return answer
 
     def record_decision(self, req: Request, answer: Any) -> None:
-        self.decisions.append({"player": req.player.seat, "kind": req.kind, "answer": describe_answer(answer)})
+        """Keep an answer so that the game can be replayed (cards by id, players by seat)."""
+        from .replay import encode
+
+        self.decisions.append({"player": req.player.seat, "kind": req.kind, "answer": encode(answer)})
 
     # ------------------------------------------------------------------ events
 
@@ -448,18 +451,6 @@ def plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     return str(value)
-
-
-def describe_answer(answer: Any) -> Any:
-    from .requests import PlayAction, Response
-
-    if isinstance(answer, PlayAction):
-        return {"card": plain(answer.card), "skill": answer.skill, "cards": plain(answer.cards),
-                "targets": plain(answer.targets), "view_as": answer.view_as}
-    if isinstance(answer, Response):
-        return {"card": plain(answer.card), "skill": answer.skill, "cards": plain(answer.cards),
-                "view_as": answer.view_as}
-    return plain(answer)
 
 
 __all__ = ["Game", "GameResult", "Limits", "SeatSetup", "TableSetup", "IllegalDecision", "GameOver"]

@@ -1,0 +1,65 @@
+"""A game is reproducible from its seed and its decision log."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from sgs_cli.main import main
+from sgs_dsl.loader import load_content
+from sgs_runtime.agents import RandomAgent
+from sgs_runtime.bots import HeuristicAgent
+from sgs_runtime.errors import GameError
+from sgs_runtime.game import Game
+from sgs_runtime.narrate import narrate, story
+from sgs_runtime.replay import replay, transcript
+
+CONTENT = load_content()
+
+
+@pytest.mark.parametrize("rules, players, seed, agent", [
+    ("identity", 5, 11, RandomAgent), ("identity", 8, 12, HeuristicAgent), ("reincarnation", 5, 2, RandomAgent),
+    ("classic", 4, 13, RandomAgent),
+])
+def test_a_transcript_replays_the_same_game(rules: str, players: int, seed: int, agent: type) -> None:
+    g = Game(CONTENT, CONTENT.ruleset(rules), players=players, seed=seed)
+    g.play([agent(seed * 7 + i) for i in range(players)])
+    record = json.loads(json.dumps(transcript(g)))  # through JSON, as a saved file
+    again = replay(CONTENT, record)
+    assert again.log == g.log
+    assert again.result is not None and g.result is not None
+    assert again.result.as_dict() == g.result.as_dict()
+
+
+def test_a_transcript_that_does_not_fit_is_a_clear_error() -> None:
+    g = Game(CONTENT, CONTENT.ruleset("identity"), players=5, seed=3)
+    g.play([RandomAgent(i) for i in range(5)])
+    record = transcript(g)
+    record["seed"] = 4  # another deal: the decisions no longer fit
+    with pytest.raises(GameError):
+        replay(CONTENT, record)
+
+
+def test_sgs_replay_tells_the_game(tmp_path: Path) -> None:
+    g = Game(CONTENT, CONTENT.ruleset("identity"), players=4, seed=21)
+    g.play([RandomAgent(i) for i in range(4)])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(transcript(g)), encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(path)])
+    assert result.exit_code == 0
+    assert result.output.splitlines() == story(g.log)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}", encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", str(bad)])
+    assert result.exit_code == 1 and "not a game transcript" in result.output
+
+
+def test_every_record_of_a_game_reads_as_a_sentence() -> None:
+    g = Game(CONTENT, CONTENT.ruleset("reincarnation"), players=6, seed=1)
+    g.play([RandomAgent(i) for i in range(6)])
+    for record in g.log:
+        line = narrate(record)
+        assert line is None or not line.startswith(record["event"] + ":"), line  # no raw fallback
