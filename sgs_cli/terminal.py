@@ -13,11 +13,11 @@ from typing import Any, Optional, Sequence
 import click
 
 from sgs_runtime.agents import RandomAgent
-from sgs_runtime.narrate import story
-from sgs_runtime.replay import transcript
 from sgs_runtime.definitions import Content, Ruleset
 from sgs_runtime.game import Game
 from sgs_runtime.model import Card, Player
+from sgs_runtime.narrate import story
+from sgs_runtime.replay import transcript
 from sgs_runtime.requests import (
     ArrangeRequest,
     CardsRequest,

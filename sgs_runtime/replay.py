@@ -25,8 +25,18 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import GameError
 from .model import Card, Player
-from .requests import (ArrangeRequest, CardsRequest, ConfirmRequest, OptionRequest, PlayAction, PlayersRequest,
-                       PlayRequest, Request, RespondRequest, Response)
+from .requests import (
+    ArrangeRequest,
+    CardsRequest,
+    ConfirmRequest,
+    OptionRequest,
+    PlayAction,
+    PlayersRequest,
+    PlayRequest,
+    Request,
+    RespondRequest,
+    Response,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .definitions import Content
