@@ -31,10 +31,10 @@ def rank_text(rank: int) -> str:
 
 
 def parse_card_text(text: str) -> Optional[tuple[str, str, int]]:
-    """``'slash S7'`` or ``'slash ♠7'`` -> ``('slash', 'spade', 7)``; None if it is not such a text.
+    """``'spark S7'`` or ``'spark ♠7'`` -> ``('spark', 'spade', 7)``; None if it is not such a text.
 
-    >>> parse_card_text("jink D10"), parse_card_text("peach ♥Q"), parse_card_text("hello")
-    (('jink', 'diamond', 10), ('peach', 'heart', 12), None)
+    >>> parse_card_text("spark D10"), parse_card_text("ember ♥Q"), parse_card_text("hello")
+    (('spark', 'diamond', 10), ('ember', 'heart', 12), None)
     """
     parts = text.split()
     if len(parts) != 2 or len(parts[1]) < 2 or parts[1][0] not in SIGN_SUIT:

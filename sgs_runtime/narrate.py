@@ -1,8 +1,8 @@
 """Turn event-log records into sentences: what happened, and why.
 
->>> narrate({"event": "damage", "source": "guanyu", "target": "xiahoudun", "amount": 1,
-...          "nature": "normal", "card": "slash ♠7", "hp": 3})
-'xiahoudun takes 1 damage from guanyu (slash ♠7): HP 3'
+>>> narrate({"event": "damage", "source": "hero_a", "target": "hero_b", "amount": 1,
+...          "nature": "normal", "card": "spark ♠7", "hp": 3})
+'hero_b takes 1 damage from hero_a (spark ♠7): HP 3'
 >>> narrate({"event": "move", "cards": 2, "to": "hand", "reason": "draw"}) is None
 True
 """
