@@ -119,7 +119,8 @@ def _row_text(what: str, r: dict[str, Any]) -> str:
         return f"{r['name_zh']:<6} {r['id']:<22} {flags}{'/'.join(r['kinds'])}"
     if what == "rules":
         ext = f" (extends {r['extends']})" if r["extends"] else ""
-        return f"{r['id']:<16} {r['name_zh']} / {r['name_en']}{ext}"
+        mark = " [default]" if r["default"] else ""
+        return f"{r['id']:<16} {r['name_zh']} / {r['name_en']}{ext}{mark}"
     return f"{r['name_zh']:<8} {r['id']:<18} {r['type']:<6} x{r['in_deck']}"
 
 
@@ -187,7 +188,7 @@ def _player_counts(text: str) -> list[int]:
               help="number of players, or several separated by commas (5,8,10): each count plays --games games")
 @click.option("--games", type=click.IntRange(1, None), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--rules", "rules_id", default="identity", show_default=True, help="rules file id")
+@click.option("--rules", "rules_id", default=None, help="rules file id (default: the rules file marked default, identity)")
 @click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True)
 @click.option("--backend", type=click.Choice(["process", "dask"]), default="process", show_default=True,
               help="process: a local process pool; dask: a Dask cluster (pip install 'sgs-engine[distributed]')")
@@ -202,7 +203,7 @@ def _player_counts(text: str) -> list[int]:
 @click.option("--json", "as_json", is_flag=True, help="print the JSON report")
 @click.option("--progress/--no-progress", default=None, help="a progress bar on stderr (default: for long runs)")
 @_content_option
-def simulate(players_text: str, games: int, seed: int, rules_id: str, workers: int, backend: str,
+def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], workers: int, backend: str,
              scheduler: Optional[str], heroes: Optional[str], agents: str, option_pairs: tuple[str, ...],
              report_dir: Optional[Path], as_json: bool, progress: Optional[bool], content_dir: Optional[Path]) -> None:
     """Play bot games and report win rates; the same seed gives the same result."""
@@ -308,14 +309,14 @@ def _print_report(rep: dict[str, Any]) -> None:
 @main.command()
 @click.option("--players", type=click.IntRange(2, 10), default=5, show_default=True)
 @click.option("--seed", type=int, default=None, help="seed (default: random)")
-@click.option("--rules", "rules_id", default="identity", show_default=True)
+@click.option("--rules", "rules_id", default=None, help="rules file id (default: the rules file marked default, identity)")
 @click.option("--seat", type=int, default=0, show_default=True, help="your seat")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="write the JSON-lines event log here")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="save the game's transcript (seed and decisions) to replay it with `sgs replay`")
 @_content_option
-def play(players: int, seed: Optional[int], rules_id: str, seat: int, log_file: Optional[Path],
+def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, log_file: Optional[Path],
          save: Optional[Path], content_dir: Optional[Path]) -> None:
     """Play a game in the terminal against bots."""
     import random

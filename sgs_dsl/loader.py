@@ -695,6 +695,12 @@ class Loader:
                 rs = self.merge_rules([parts[c] for c in reversed(chain)])
                 if rs is not None:
                     self.content.rulesets[rid] = rs
+        defaults = [d for d in docs if d.data.get("default") is True]
+        for extra in defaults[1:]:
+            self.err(extra, ("default",), "E310",
+                     f"rules '{extra.data['id']}' and '{defaults[0].data['id']}' are both marked default")
+        if defaults:
+            self.content.default_rules = defaults[0].data["id"]
 
     def compile_rules_part(self, doc: Document) -> _RulesPart:
         d = doc.data

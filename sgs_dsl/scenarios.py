@@ -500,7 +500,7 @@ def run_document(content: Content, doc: Document) -> CaseResult:
     game: Optional[Game] = None
     try:
         try:
-            rules = content.ruleset(data.get("rules", "identity"))
+            rules = content.ruleset(data.get("rules"))
         except SgsError as exc:
             raise CaseFailure(str(exc)) from None
         unknown = [k for k in (data.get("options") or {}) if k not in rules.options]

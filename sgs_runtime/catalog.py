@@ -78,7 +78,8 @@ def skill_rows(content: Content, pack: Optional[str] = None) -> list[dict[str, A
 
 def rules_rows(content: Content, pack: Optional[str] = None) -> list[dict[str, Any]]:
     return [{"id": r.id, "name_zh": r.name.zh, "name_en": r.name.en, "extends": r.extends,
-             "players": [r.players_min, r.players_max], "file": r.source.file}
+             "players": [r.players_min, r.players_max], "default": r.id == content.default_rules,
+             "file": r.source.file}
             for r in content.rulesets.values()]
 
 

@@ -360,14 +360,26 @@ class Content:
     signals: dict[str, str] = field(default_factory=dict)  # signal name -> subject field
     files: list[str] = field(default_factory=list)
     env: Any = None  # the names content declares, for compiling expressions later (rule cases)
+    default_rules: Optional[str] = None  # the rules file marked ``default: true``
 
     def canonical(self, name: str) -> str:
         """The canonical id for an id or an alias (``sha`` -> ``slash``)."""
         return self.aliases.get(name, name)
 
-    def ruleset(self, rid: str) -> Ruleset:
+    def ruleset(self, rid: Optional[str] = None) -> Ruleset:
+        """The rules file ``rid``, or the one marked ``default: true`` when ``rid`` is None.
+
+        With no default marked, a content tree holding a single rules file uses that one.
+        """
         from .errors import UsageError, did_you_mean
 
+        if rid is None:
+            rid = self.default_rules
+            if rid is None:
+                if len(self.rulesets) == 1:
+                    return next(iter(self.rulesets.values()))
+                raise UsageError("no rules file is marked 'default: true'; name one with --rules "
+                                 f"(known: {', '.join(sorted(self.rulesets)) or 'none'})")
         key = self.canonical(rid)
         if key not in self.rulesets:
             raise UsageError(f"unknown rules '{rid}'{did_you_mean(rid, self.rulesets)}; "

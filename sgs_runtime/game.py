@@ -2,7 +2,7 @@
 
 A game is a generator of :mod:`requests <sgs_runtime.requests>`. Drive it::
 
-    game = Game(content, content.ruleset("identity"), players=5, seed=7)
+    game = Game(content, content.ruleset(), players=5, seed=7)
     request = game.start()
     while request is not None:
         request = game.answer(agents[request.player.seat].decide(request, game))

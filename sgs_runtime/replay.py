@@ -8,7 +8,7 @@ played back exactly::
     >>> from sgs_runtime.agents import RandomAgent
     >>> from sgs_runtime.game import Game
     >>> content = load_content()
-    >>> g = Game(content, content.ruleset("identity"), players=4, seed=5)
+    >>> g = Game(content, content.ruleset(), players=4, seed=5)
     >>> _ = g.play([RandomAgent(i) for i in range(4)])
     >>> again = replay(content, transcript(g))
     >>> again.log == g.log

@@ -132,14 +132,17 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
 
 
-def simulate(content: Content, *, rules_id: str = "identity", players: int = 5, games: int = 100, seed: int = 0,
+def simulate(content: Content, *, rules_id: Optional[str] = None, players: int = 5, games: int = 100, seed: int = 0,
              workers: int = 1, content_dir: Optional[str] = None, agents: str = "random",
              hero_pool: Optional[Sequence[str]] = None, batch_size: int = 25,
              progress: Optional[Callable[[int], None]] = None,
              options: Optional[dict[str, Any]] = None, backend: str = "process",
              scheduler: Optional[str] = None) -> dict[str, Any]:
-    """Play ``games`` bot games and summarise them (docs/cli.md lists the fields)."""
-    content.ruleset(rules_id)  # fail early on an unknown rules id
+    """Play ``games`` bot games and summarise them (docs/cli.md lists the fields).
+
+    ``rules_id`` None plays the content's default rules.
+    """
+    rules_id = content.ruleset(rules_id).id  # fail early on an unknown rules id
     check_agents(agents)
     items = [(i, game_seed(seed, i)) for i in range(games)]
     batches = [items[i:i + batch_size] for i in range(0, len(items), batch_size)]

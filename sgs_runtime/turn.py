@@ -79,12 +79,16 @@ def _bonus(g: "Game", role: str) -> int:
     return int(rdef.bonus_hp(Frame(g, {"players": list(g.players), "count": g.num_players})))
 
 
+#: The one option the engine itself reads: it names an entry of ``role_table_variants``.
+ROLE_TABLE_OPTION = "role_table"
+
+
 def _roles(g: "Game") -> list[str]:
     n = g.num_players
-    chosen = g.option("role_table")
-    if chosen not in (None, "standard") and chosen not in g.rules.role_table_variants:
+    chosen = g.option(ROLE_TABLE_OPTION)
+    if chosen is not None and chosen not in g.rules.role_table_variants:
         raise UsageError(f"the rules '{g.rules.id}' have no role table '{chosen}'; "
-                         f"tables: standard, {', '.join(sorted(g.rules.role_table_variants))}")
+                         f"tables: {', '.join(sorted(g.rules.role_table_variants)) or 'none'}")
     variant = g.rules.role_table_variants.get(str(chosen or ""), {})
     table = variant.get(n) or g.rules.role_tables.get(n)
     if table is None:

@@ -184,6 +184,39 @@ def test_commands_refuse_broken_content(tmp_path: Path) -> None:
     no_traceback(result)
 
 
+def test_default_rules_come_from_the_content(tmp_path: Path) -> None:
+    root = copy_builtin_tree(tmp_path / "copy")
+    ident = root / "rules" / "identity.yaml"
+    ident.write_text(ident.read_text(encoding="utf-8").replace("default: true\n", "", 1), encoding="utf-8")
+    three = root / "rules" / "three_players.yaml"
+    three.write_text(three.read_text(encoding="utf-8").replace("\nextends:", "\ndefault: true\nextends:", 1),
+                     encoding="utf-8")
+    result = run_cli("simulate", "--players", "3", "--games", "2", "--json", "--content", str(root))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["rules"] == "three_players"
+
+
+def test_two_default_rules_files_are_an_error(tmp_path: Path) -> None:
+    root = copy_builtin_tree(tmp_path / "copy")
+    three = root / "rules" / "three_players.yaml"
+    three.write_text(three.read_text(encoding="utf-8").replace("\nextends:", "\ndefault: true\nextends:", 1),
+                     encoding="utf-8")
+    result = run_cli("validate", "--content", str(root))
+    assert result.exit_code == 1
+    assert re.search(r"three_players\.yaml:\d+:\d+: E310 .*both marked default", result.output), result.output
+    no_traceback(result)
+
+
+def test_no_default_rules_asks_for_one(tmp_path: Path) -> None:
+    root = copy_builtin_tree(tmp_path / "copy")
+    ident = root / "rules" / "identity.yaml"
+    ident.write_text(ident.read_text(encoding="utf-8").replace("default: true\n", "", 1), encoding="utf-8")
+    result = run_cli("simulate", "--games", "1", "--content", str(root))
+    assert result.exit_code == 2
+    assert "no rules file is marked 'default: true'" in result.output
+    no_traceback(result)
+
+
 # ------------------------------------------------------------------ scenario run
 
 
