@@ -206,7 +206,7 @@ class Modifier:
 class Prohibition:
     """A static rule that forbids something (空城, 谦逊)."""
 
-    kind: str  # target: the owner cannot be targeted
+    kind: str  # target: the owner cannot be targeted; use: the owner cannot use the card
     condition: Optional[ExprFn]  # vars: me (the owner), user, card
 
 

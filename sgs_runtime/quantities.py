@@ -75,6 +75,16 @@ def seat_distance(g: "Game", a: Player, b: Player) -> int:
     return min(d, n - d)
 
 
+def forbids_use(g: "Game", user: Player, card: AnyCard) -> bool:
+    """Whether a prohibition of ``user``'s own forbids them to use ``card`` (``forbid: use``)."""
+    for skill in g.active_skills(user):
+        for pr in skill.prohibitions:
+            if pr.kind == "use" and (pr.condition is None
+                                     or pr.condition(Frame(g, {"me": user, "user": user, "card": card}))):
+                return True
+    return False
+
+
 def forbids_target(g: "Game", user: Player, target: Player, card: Optional[AnyCard]) -> bool:
     """Whether a prohibition of ``target`` forbids ``user`` from targeting it with ``card``."""
     for skill in g.active_skills(target):

@@ -25,6 +25,7 @@ from .events import RespondEvent, UseEvent
 from .frame import Frame
 from .model import AnyCard, Card, Player, VirtualCard
 from .moves import clear_processing, move
+from .quantities import forbids_use
 from .requests import RespondOption, RespondRequest, Response
 from .triggers import fire
 from .use import check_choice, choice_pool, choice_step_ok, greedy_choice, use_card, view_as_available
@@ -49,7 +50,7 @@ def response_options(g: "Game", player: Player, patterns: frozenset[str], mode: 
     """What ``player`` could answer with: hand cards and view-as skills."""
     opts: list[RespondOption] = []
     for card in player.hand.cards:
-        if _kind_matches(g, card.kind, patterns, player, target):
+        if _kind_matches(g, card.kind, patterns, player, target) and not (mode == "use" and forbids_use(g, player, card)):
             opts.append(RespondOption(card.label(), card=card))
     for skill in g.active_skills(player):
         for i, va in enumerate(skill.view_as):

@@ -27,7 +27,7 @@ from .events import EffectEvent, TargetEvent, UseEvent
 from .frame import Frame, StopEffect
 from .model import AnyCard, Card, Player, VirtualCard
 from .moves import clear_processing, equip, move
-from .quantities import forbids_target
+from .quantities import forbids_target, forbids_use
 from .requests import PlayAction, PlayOption, PlayRequest
 from .triggers import count_use, fire, fire_deferred
 
@@ -161,7 +161,7 @@ def usable_in_play(g: "Game", user: Player, card: AnyCard) -> bool:
         return False
     if spec.condition is not None and not spec.condition(Frame(g, {"me": user, "card": card})):
         return False
-    if not within_limit(g, user, card):
+    if not within_limit(g, user, card) or forbids_use(g, user, card):
         return False
     return has_targets(g, user, card, spec.targets)
 
