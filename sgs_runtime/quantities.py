@@ -75,22 +75,21 @@ def seat_distance(g: "Game", a: Player, b: Player) -> int:
     return min(d, n - d)
 
 
-def forbids_use(g: "Game", user: Player, card: AnyCard) -> bool:
-    """Whether a prohibition of ``user``'s own forbids them to use ``card`` (``forbid: use``)."""
-    for skill in g.active_skills(user):
+def _prohibited(g: "Game", owner: Player, kind: str, user: Player, card: Optional[AnyCard]) -> bool:
+    """Whether one of ``owner``'s prohibitions of ``kind`` holds (``if`` sees me, user, card)."""
+    for skill in g.active_skills(owner):
         for pr in skill.prohibitions:
-            if pr.kind == "use" and (pr.condition is None
-                                     or pr.condition(Frame(g, {"me": user, "user": user, "card": card}))):
+            if pr.kind == kind and (pr.condition is None
+                                    or pr.condition(Frame(g, {"me": owner, "user": user, "card": card}))):
                 return True
     return False
+
+
+def forbids_use(g: "Game", user: Player, card: AnyCard) -> bool:
+    """Whether a prohibition of ``user``'s own forbids them to use ``card`` (``forbid: use``)."""
+    return _prohibited(g, user, "use", user, card)
 
 
 def forbids_target(g: "Game", user: Player, target: Player, card: Optional[AnyCard]) -> bool:
     """Whether a prohibition of ``target`` forbids ``user`` from targeting it with ``card``."""
-    for skill in g.active_skills(target):
-        for pr in skill.prohibitions:
-            if pr.kind != "target":
-                continue
-            if pr.condition is None or pr.condition(Frame(g, {"me": target, "user": user, "card": card})):
-                return True
-    return False
+    return _prohibited(g, target, "target", user, card)
