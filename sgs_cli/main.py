@@ -299,6 +299,10 @@ def _print_report(rep: dict[str, Any]) -> None:
         lo, hi = w["ci95"]
         click.echo(f"  {role:<10} won {rep['wins'][role]:>5}  {w['rate']:.1%}  (95% {lo:.1%}–{hi:.1%})")
     click.echo(f"  mean turns {rep['turns_mean']}, {rep['games_per_second']} games/s")
+    for label, key in (("cards", "card_uses"), ("skills", "skill_uses")):
+        top = sorted(rep.get(key, {}).items(), key=lambda kv: (-kv[1], kv[0]))[:8]
+        if top:
+            click.echo(f"  most used {label}: " + ", ".join(f"{k} {n}" for k, n in top))
     for s in rep["error_samples"]:
         click.echo(f"  error in game {s['game']} (seed {s['seed']}): {s['error'].splitlines()[0]}")
 

@@ -130,6 +130,8 @@ class Game:
         for tr in rules.triggers:
             self._trigger_index.setdefault(tr.timing, []).append(tr)
         self.stats: dict[str, int] = {}
+        self.card_counts: dict[str, int] = {}  # card kind id -> uses and plays (simulation counts)
+        self.skill_counts: dict[str, int] = {}  # skill id -> "skill" records
         self.epoch = 0
         self._skills_cache: dict[int, list[Skill]] = {}
         self._trigger_cache: dict[int, dict[str, list[Trigger]]] = {}
@@ -239,6 +241,9 @@ class Game:
     def emit(self, kind: str, **fields: Any) -> None:
         """Append a record to the event log (JSON lines); count it in ``stats`` either way."""
         self.stats[kind] = self.stats.get(kind, 0) + 1
+        if kind == "skill":
+            sid = str(fields.get("skill"))
+            self.skill_counts[sid] = self.skill_counts.get(sid, 0) + 1
         if not self.keep_log and self.log_sink is None:
             return
         record: dict[str, Any] = {"seq": len(self.log), "event": kind}
@@ -392,6 +397,7 @@ class Game:
     def record(self, player: Player, card: Any, mode: str) -> None:
         """Remember a use or play of ``card`` this turn (克己 asks what was used)."""
         self.history.append((player.seat, card.kind.id, self.phase if player is self.current else None, mode))
+        self.card_counts[card.kind.id] = self.card_counts.get(card.kind.id, 0) + 1
 
     def option(self, name: str) -> Any:
         return self.options.get(name)

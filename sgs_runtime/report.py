@@ -4,6 +4,8 @@
 
 * ``heroes.csv`` — per hero: seats played, games won, win rate, 95% interval;
 * ``roles.csv`` — per player count and role: seats, wins, rate, 95% interval;
+* ``cards.csv`` — per card kind: times used or played, and per game (most used first);
+* ``skills.csv`` — per skill: times used, and per game (most used first);
 * ``report.json`` — the simulation's JSON report;
 * ``heroes.svg``, ``roles.svg`` — the charts;
 * ``index.html`` — the page a designer opens: the run, the charts, the tables.
@@ -29,6 +31,15 @@ def _per_count(rep: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {str(rep["players"]): rep}
 
 
+def _most_used(counts: dict[str, int]) -> list[tuple[str, int]]:
+    """Counts, most first (ties by name)."""
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def _per_game(n: int, games: int) -> float:
+    return round(n / games, 3) if games else 0.0
+
+
 def write_csv(rep: dict[str, Any], out: Path) -> list[Path]:
     heroes = out / "heroes.csv"
     with heroes.open("w", newline="", encoding="utf-8") as f:
@@ -43,7 +54,16 @@ def write_csv(rep: dict[str, Any], out: Path) -> list[Path]:
         for n, r in sorted(_per_count(rep).items(), key=lambda kv: int(kv[0])):
             for role, v in r["roles"].items():
                 w.writerow([n, role, v["seats"], v["won"], v["rate"], *v["ci95"]])
-    return [heroes, roles]
+    written = [heroes, roles]
+    for name, key, what in (("cards.csv", "card_uses", "card"), ("skills.csv", "skill_uses", "skill")):
+        path = out / name
+        with path.open("w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow([what, "uses", "per_game"])
+            for item, k in _most_used(rep.get(key, {})):
+                w.writerow([item, k, _per_game(k, rep["games"])])
+        written.append(path)
+    return written
 
 
 def _plt() -> Any:
@@ -133,6 +153,8 @@ def write_report(rep: dict[str, Any], out_dir: Path | str) -> list[Path]:
     role_rows = [[n, role, v["seats"], v["won"], f"{v['rate']:.1%}", f"{v['ci95'][0]:.1%}–{v['ci95'][1]:.1%}"]
                  for n, r in sorted(_per_count(rep).items(), key=lambda kv: int(kv[0]))
                  for role, v in r["roles"].items()]
+    card_rows = [[c, k, _per_game(k, rep["games"])] for c, k in _most_used(rep.get("card_uses", {}))]
+    skill_rows = [[sk, k, _per_game(k, rep["games"])] for sk, k in _most_used(rep.get("skill_uses", {}))]
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <title>Balance report — {html.escape(str(rep['rules']))}</title>
@@ -154,8 +176,14 @@ figure {{ margin: 1.5em 0; }}
 {_table(["players", "role", "seats", "won", "rate", "95% interval"], role_rows)}
 <h2>Heroes</h2>
 {_table(["hero", "played", "won", "rate", "95% interval"], hero_rows)}
-<p>Rates are per seat; intervals are Wilson score intervals. Tables: heroes.csv, roles.csv;
-the full figures: report.json.</p>
+<h2 id="cards">Cards</h2>
+<p>Times each card kind was used or played (a response counts; a card used as another counts
+as the card it is used as), over all games.</p>
+{_table(["card", "uses", "per game"], card_rows)}
+<h2 id="skills">Skills</h2>
+{_table(["skill", "uses", "per game"], skill_rows)}
+<p>Rates are per seat; intervals are Wilson score intervals. Tables: heroes.csv, roles.csv,
+cards.csv, skills.csv; the full figures: report.json.</p>
 </body></html>
 """
     (out / "index.html").write_text(page, encoding="utf-8")

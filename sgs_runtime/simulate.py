@@ -67,6 +67,8 @@ class GameSummary:
     limit: Optional[str] = None
     error: Optional[str] = None
     stats: dict[str, int] = field(default_factory=dict)
+    cards: dict[str, int] = field(default_factory=dict)  # card kind id -> uses and plays
+    skills: dict[str, int] = field(default_factory=dict)  # skill id -> times used
 
 
 def play_one(content: Content, rules_id: str, players: int, seed: int, index: int = 0,
@@ -92,6 +94,8 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
         summary.turns = summary.turns or game.turn_number
         summary.events = game.steps
         summary.stats = dict(game.stats)
+        summary.cards = dict(game.card_counts)
+        summary.skills = dict(game.skill_counts)
     return summary
 
 
@@ -199,8 +203,12 @@ def report(summaries: list[GameSummary], *, rules_id: str, players: int, seed: i
     errors = [s for s in summaries if s.error is not None]
     n = len(finished)
     counts: Counter[str] = Counter()
+    card_uses: Counter[str] = Counter()
+    skill_uses: Counter[str] = Counter()
     for s in summaries:
         counts.update(s.stats)
+        card_uses.update(s.cards)
+        skill_uses.update(s.skills)
     return {
         "rules": rules_id,
         "players": players,
@@ -225,6 +233,9 @@ def report(summaries: list[GameSummary], *, rules_id: str, players: int, seed: i
         # how often things happened over all games (log record kinds: damage, death, revive ...)
         "event_counts": dict(sorted(counts.items())),
         "reincarnations": counts.get("revive", 0),
+        # card kinds used or played (virtual cards as the kind they are) and skills used, over all games
+        "card_uses": dict(sorted(card_uses.items())),
+        "skill_uses": dict(sorted(skill_uses.items())),
         "events_mean": round(sum(s.events for s in finished) / n, 1) if n else 0.0,
         "seconds": round(seconds, 3),
         "games_per_second": round(len(summaries) / seconds, 2) if seconds > 0 else 0.0,
@@ -247,9 +258,13 @@ def combine(reports: dict[int, dict[str, Any]]) -> dict[str, Any]:
     wins: Counter[str] = Counter()
     heroes: dict[str, list[int]] = {}
     counts: Counter[str] = Counter()
+    card_uses: Counter[str] = Counter()
+    skill_uses: Counter[str] = Counter()
     for r in reports.values():
         wins.update(r["wins"])
         counts.update(r["event_counts"])
+        card_uses.update(r["card_uses"])
+        skill_uses.update(r["skill_uses"])
         for h, v in r["heroes"].items():
             acc = heroes.setdefault(h, [0, 0])
             acc[0] += v["played"]
@@ -262,6 +277,8 @@ def combine(reports: dict[int, dict[str, Any]]) -> dict[str, Any]:
                      for h, (p, w) in sorted(heroes.items())}
     out["turns_mean"] = round(sum(r["turns_mean"] * r["finished"] for r in reports.values()) / n, 3) if n else 0.0
     out["event_counts"] = dict(sorted(counts.items()))
+    out["card_uses"] = dict(sorted(card_uses.items()))
+    out["skill_uses"] = dict(sorted(skill_uses.items()))
     out["seconds"] = round(sum(r["seconds"] for r in reports.values()), 3)
     out["games_per_second"] = round(out["games"] / out["seconds"], 2) if out["seconds"] else 0.0
     out["by_players"] = {str(k): v for k, v in sorted(reports.items())}

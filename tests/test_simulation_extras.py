@@ -64,3 +64,44 @@ def test_dask_backend_gives_the_same_result(content) -> None:  # type: ignore[no
     remote = simulate(content, players=5, games=30, seed=13, workers=2, backend="dask", batch_size=10)
     assert remote["errors"] == 0
     assert _strip(local) == _strip(remote)
+
+
+def test_report_counts_cards_and_skills(content) -> None:  # type: ignore[no-untyped-def]
+    rep = simulate(content, players=5, games=10, seed=4)
+    assert rep["errors"] == 0
+    cards, skills = rep["card_uses"], rep["skill_uses"]
+    assert cards["slash"] > 0 and cards["jink"] > 0
+    assert skills and all(n > 0 for n in skills.values())
+    assert set(cards) <= set(content.cards)
+    assert list(cards) == sorted(cards) and list(skills) == sorted(skills)  # sorted by id
+    # every "skill" log record is counted under its skill
+    assert sum(skills.values()) == rep["event_counts"]["skill"]
+
+
+def test_card_and_skill_counts_do_not_depend_on_workers(content) -> None:  # type: ignore[no-untyped-def]
+    one = simulate(content, players=5, games=10, seed=4, workers=1)
+    two = simulate(content, players=5, games=10, seed=4, workers=2, batch_size=3)
+    assert one["card_uses"] == two["card_uses"] and one["skill_uses"] == two["skill_uses"]
+    assert _strip(one) == _strip(two)
+
+
+def test_card_and_skill_counts_add_up_over_player_counts(content, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from sgs_runtime.simulate import combine
+
+    rep = combine({n: simulate(content, players=n, games=6, seed=9) for n in (4, 6)})
+    for key in ("card_uses", "skill_uses"):
+        per = [r[key] for r in rep["by_players"].values()]
+        assert rep[key] == {k: sum(p.get(k, 0) for p in per) for k in sorted(set().union(*per))}
+    pytest.importorskip("matplotlib")
+    from sgs_runtime.report import write_report
+
+    write_report(rep, tmp_path)
+    with (tmp_path / "cards.csv").open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["card"]: int(r["uses"]) for r in rows} == rep["card_uses"]
+    assert [int(r["uses"]) for r in rows] == sorted((int(r["uses"]) for r in rows), reverse=True)
+    with (tmp_path / "skills.csv").open(encoding="utf-8") as f:
+        assert {r["skill"]: int(r["uses"]) for r in csv.DictReader(f)} == rep["skill_uses"]
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert '<h2 id="cards">' in page and '<h2 id="skills">' in page and "<td>slash</td>" in page
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["card_uses"] == rep["card_uses"]
