@@ -75,7 +75,7 @@ class BinOp(Expr):
 
 @dataclass
 class Compare(Expr):
-    op: str  # == != < <= > >= in notin
+    op: str  # == != < <= > >= in notin is isnot
     left: Expr
     right: Expr
 
@@ -254,7 +254,10 @@ class Damage(Action):
     amount: Expr = field(default=None)  # type: ignore[assignment]
     nature: Optional[str] = None
     nature_pos: Optional[Pos] = None
+    nature_expr: Optional[Expr] = None  # `nature EXPR`
     by: Optional[Expr] = None
+    card: Optional[Expr] = None  # `with CARD`: the card that causes it
+    like: Optional[Expr] = None  # `damage P like EVENT`: a copy of a damage event
 
 
 @dataclass
@@ -283,6 +286,7 @@ class AskRespond(Action):
     mode: str = "use"  # use / play
     pattern: str = ""  # a card name, or "rescue"
     pattern_pos: Pos = (0, 0)
+    more: list[tuple[str, Pos]] = field(default_factory=list)  # further names: `slash or jink`
     times: Optional[Expr] = None
     on: Optional[Expr] = None
     for_: Optional[Expr] = None

@@ -430,6 +430,8 @@ class Compiler:
 
     def _e_Compare(self, node: A.Compare, scope: Scope) -> tuple[ExprFn, str]:
         op = node.op
+        if op in ("is", "isnot"):
+            return self._is(node, scope)
         if op in ("in", "notin"):
             right, rt = self.expr(node.right, scope) if not isinstance(node.right, A.ListExpr) else self._sym_list(
                 node.right, node.left, scope)
@@ -457,6 +459,16 @@ class Compiler:
                     self.error(side.pos, "E301", f"expected a number, but this is {_describe(t)}")
             return (lambda f: _order(fn, left(f), right(f))), "bool"
         return (lambda f: fn(left(f), right(f))), "bool"
+
+    def _is(self, node: A.Compare, scope: Scope) -> tuple[ExprFn, str]:
+        """``CARD is NAME``: the card is a NAME or of its family (a thunder Slash is a slash)."""
+        card = self.expect(node.left, scope, "card", "a card")
+        assert isinstance(node.right, A.Name)
+        name_fn = self.symbol_name(node.right.id, node.right.pos, "card", "card name")
+        name = name_fn(None)  # type: ignore[arg-type]
+        if node.op == "is":
+            return (lambda f: _card_is_a(card(f), name)), "bool"
+        return (lambda f: not _card_is_a(card(f), name)), "bool"
 
     def _side(self, node: A.Expr, other: A.Expr, other_t: str, scope: Scope) -> tuple[ExprFn, str]:
         if _is_bare(node, scope):
@@ -569,6 +581,17 @@ class Compiler:
                 ops.set_mark(f, p, name, v if op == "=" else cur + v if op == "+=" else cur - v)
 
             return False, set_mark
+        if isinstance(target, A.Attr) and target.name == "chained":
+            who = self._player(target.obj, scope)
+            if op != "=":
+                self.error(s.pos, "E306", "'chained' is true or false: assign it with '='")
+            if not _compatible(vt, "bool"):
+                self.error(s.value.pos, "E301", f"expected true or false, but this is {_describe(vt)}")
+
+            def set_chained(f: Frame) -> None:
+                ops.set_chained(f, who(f), bool(value(f)))
+
+            return False, set_chained
         if isinstance(target, A.Attr) and target.name in ("max_hp", "hp"):
             who = self._player(target.obj, scope)
             attr = target.name
@@ -591,7 +614,8 @@ class Compiler:
                                                     f"{did_you_mean(fname, scope.event.FIELDS)}")
                 return False, lambda f: None
             timing = TIMINGS.get(scope.timing or "")
-            if fname not in scope.event.MUTABLE or (timing is not None and not timing.before):
+            if fname not in scope.event.MUTABLE or (timing is not None and not timing.before
+                                                    and fname not in scope.event.ANY_TIME):
                 self.error(target.name_pos, "E306", f"'event.{fname}' cannot be changed at '{scope.timing}'"
                                                     " (only some fields, at 'before' timings)")
 
@@ -606,8 +630,8 @@ class Compiler:
                     setattr(ev, fname, getattr(ev, fname) - v)
 
             return False, set_field
-        self.error(s.pos, "E306", "only 'event.FIELD', 'PLAYER.mark(NAME)', 'PLAYER.hp' and 'PLAYER.max_hp' "
-                                  "can be assigned")
+        self.error(s.pos, "E306", "only 'event.FIELD', 'PLAYER.mark(NAME)', 'PLAYER.hp', 'PLAYER.max_hp' and "
+                                  "'PLAYER.chained' can be assigned")
         return False, lambda f: None
 
     def _s_Control(self, s: A.Control, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
@@ -843,11 +867,20 @@ class Compiler:
 
     def _s_Damage(self, s: A.Damage, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         target = self._player(s.target, scope, "the damaged player")
+        if s.like is not None:
+            original = self.expect(s.like, scope, "event:damage", "a damage event (event, or event.damage)")
+            return True, lambda f: ops.damage_like(f, target(f), original(f))
         amount = self._num(s.amount, scope)
-        nature = None
+        nature: Optional[ExprFn] = None
         if s.nature is not None:
             assert s.nature_pos is not None
             nature = self.symbol_name(s.nature, s.nature_pos, "nature", "damage nature (normal, fire, thunder)")
+        if s.nature_expr is not None:
+            if s.nature is not None:
+                self.error(s.nature_expr.pos, "E306", "give the nature once: 'damage P 1 fire' or 'damage P 1 nature X'")
+            nature = self.symbol(s.nature_expr, "nature", "damage nature (normal, fire, thunder)") \
+                if isinstance(s.nature_expr, A.Name) and s.nature_expr.id not in scope.vars \
+                else self.expect(s.nature_expr, scope, "sym:nature", "a damage nature (normal, fire, thunder)")
         if s.by is not None:
             if isinstance(s.by, A.Const) and s.by.value is None:
                 source: ExprFn = _const(None)
@@ -855,9 +888,15 @@ class Compiler:
                 source = self._player(s.by, scope, "the source of the damage")
         else:
             source = self._player(s.subject, scope)
+        card: Optional[ExprFn] = None
+        if s.card is not None:
+            card = (_const(None) if isinstance(s.card, A.Const) and s.card.value is None
+                    else self.expect(s.card, scope, "card", "the card that causes the damage"))
+        nat = nature
 
         def run(f: Frame) -> Any:
-            return ops.damage(f, source(f), target(f), amount(f), nature(f) if nature else None)
+            return ops.damage(f, source(f), target(f), amount(f), nat(f) if nat else None,
+                              card=card(f) if card is not None else ops.NO_CARD)
 
         return True, run
 
@@ -891,6 +930,11 @@ class Compiler:
         if pattern != RESCUE:
             pattern = self.canonical(pattern)
             self.symbol_name(s.pattern, s.pattern_pos, "card", "card name")
+        names = [pattern]
+        for more, more_pos in s.more:
+            self.symbol_name(more, more_pos, "card", "card name")
+            names.append(self.canonical(more))
+        patterns = frozenset(names)
         times = self._num(s.times, scope) if s.times is not None else _const(1)
         on = self._players(s.on, scope) if s.on is not None else None
         for_ = self._player(s.for_, scope, "the player answered for") if s.for_ is not None else None
@@ -900,7 +944,7 @@ class Compiler:
 
         def run(f: Frame) -> Any:
             n = times(f)
-            got = yield from ops.ask_respond(f, player(f), mode, pattern, n, on(f) if on else None,
+            got = yield from ops.ask_respond(f, player(f), mode, patterns, n, on(f) if on else None,
                                              for_(f) if for_ else None, extra)
             f.vars["responded"] = len(got) >= max(1, int(n or 0))
             f.vars["response"] = got[-1] if got else None
@@ -1161,6 +1205,11 @@ def _is_bare(node: A.Expr, scope: Scope) -> bool:
 def _divide(a: int, b: int) -> int:
     """Whole-number division; dividing by 0 gives 0 (the language has no errors at run time)."""
     return a // b if b else 0
+
+
+def _card_is_a(card: Any, name: str) -> bool:
+    kind = getattr(card, "kind", None)
+    return kind is not None and name in kind.family
 
 
 def _contains(container: Any, item: Any) -> bool:

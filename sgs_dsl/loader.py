@@ -12,6 +12,7 @@ files. Every problem found is a :class:`Diagnostic` with ``file:line:col``;
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -174,6 +175,7 @@ class Loader:
         self.content = D.Content()
         self._asts: dict[tuple[str, PathKey], Any] = {}
         self.pack_quantities: dict[str, D.Quantity] = {}
+        self._families: list[tuple[Document, PathKey, dict[str, Any]]] = []  # kinds with 'is:'
 
     # ------------------------------------------------------------ input
 
@@ -369,6 +371,7 @@ class Loader:
                 self.compile_cards(f.doc)
             elif f.kind == "heroes":
                 self.compile_heroes(f.doc)
+        self.resolve_families()
         rules = [f for f in self.files if f.kind == "rules"]
         for f in rules:
             for i, raw in enumerate(f.doc.data.get("skills", []) or []):
@@ -395,6 +398,10 @@ class Loader:
         for i, raw in enumerate(d.get("skills", [])):
             sk = self.compile_skill(doc, ("skills", i), raw, pack)
             self.content.skills.setdefault(sk.id, sk)
+        for i, raw in enumerate(d.get("triggers", []) or []):
+            tr = self.compile_trigger(doc, ("triggers", i), raw, None)
+            if tr is not None:
+                self.content.pack_triggers.append(tr)
         deck = self.compile_deck(doc, d)
         if deck is not None:
             self.content.decks.setdefault(pack, []).extend(deck)
@@ -418,8 +425,20 @@ class Loader:
 
     def compile_card(self, doc: Document, path: PathKey, raw: dict[str, Any], pack: str) -> Optional[D.CardKind]:
         cid = raw["id"]
-        kind = D.CardKind(cid, _text(raw.get("name")), raw["type"], _text(raw.get("text")), self.source(doc, path),
-                          tuple(raw.get("aliases", [])), pack=pack, ai=self.compile_ai(doc, path + ("ai",), raw.get("ai")))
+        parent = raw.get("is")
+        if parent is not None:
+            # a kind of another card: type, use, delayed, equip and ai come from it unless given
+            # (resolved once every pack is compiled: the parent may be in another pack)
+            self._families.append((doc, path, raw))
+        elif "type" not in raw:
+            self.err(doc, path, "E112", f"card '{cid}' needs a 'type' (basic, trick, equip) or an 'is' to inherit one")
+        raw_type = raw.get("type", "basic")
+        kind = D.CardKind(cid, _text(raw.get("name")), raw_type, _text(raw.get("text")), self.source(doc, path),
+                          tuple(raw.get("aliases", [])), pack=pack, ai=self.compile_ai(doc, path + ("ai",), raw.get("ai")),
+                          parent=self.env.aliases.get(parent, parent) if parent else None,
+                          nature=raw.get("nature", "normal"), recast=bool(raw.get("recast", False)))
+        if "type" not in raw:
+            raw = dict(raw, type=raw_type)
         use_raw = raw.get("use")
         if use_raw is None and raw["type"] == "equip":
             kind.use = D.UseSpec(in_play=True, targets=D.TargetSpec(mode="self", min=1))
@@ -441,6 +460,64 @@ class Loader:
         if raw["type"] == "equip" and raw.get("equip") is None:
             self.err(doc, path + ("type",), "E112", f"equipment '{cid}' needs an 'equip' block with its slot")
         return kind
+
+    def resolve_families(self) -> None:
+        """``is: slash``: each kind's family, and what it inherits from the kind it is."""
+        cards = self.content.cards
+        for doc, path, raw in self._families:
+            kind = cards.get(raw["id"])
+            if kind is None or kind.parent is None:
+                continue
+            chain = [kind.id]
+            cur: Optional[D.CardKind] = kind
+            while cur is not None and cur.parent is not None:
+                if cur.parent not in cards:
+                    self.err(doc, path + ("is",), "E300", f"unknown card '{cur.parent}'"
+                                                          f"{did_you_mean(cur.parent, cards)}")
+                    cur = None
+                    break
+                if cur.parent in chain:
+                    self.err(doc, path + ("is",), "E311", f"card '{kind.id}' is a kind of itself: "
+                                                          + " -> ".join([*chain, cur.parent]))
+                    cur = None
+                    break
+                chain.append(cur.parent)
+                cur = cards[cur.parent]
+            if cur is None:
+                continue
+            kind.family = frozenset(chain)
+        # inherit, parents first (a grandchild inherits what its parent inherited)
+        done: set[str] = set()
+
+        def inherit(kind: D.CardKind, raw: dict[str, Any]) -> None:
+            if kind.id in done or kind.parent is None or kind.parent not in cards or len(kind.family) < 2:
+                return
+            done.add(kind.id)
+            parent = cards[kind.parent]
+            praw = raws.get(parent.id)
+            if praw is not None:
+                inherit(parent, praw)
+            if "type" not in raw:
+                kind.type = parent.type
+            if kind.use is None and parent.use is not None:
+                # the same use, counted in the parent's group (a thunder Slash is one of your Slashes)
+                kind.use = dataclasses.replace(parent.use, limit_group=parent.use.limit_group or parent.id)
+            if kind.delayed is None:
+                kind.delayed = parent.delayed
+            if kind.equip is None:
+                kind.equip = parent.equip
+            if "ai" not in raw:
+                kind.ai = parent.ai
+            if "nature" not in raw:
+                kind.nature = parent.nature
+            if "recast" not in raw:
+                kind.recast = parent.recast
+
+        raws = {raw["id"]: raw for _, _, raw in self._families}
+        for _, _, raw in self._families:
+            kind = cards.get(raw["id"])
+            if kind is not None:
+                inherit(kind, raw)
 
     def compile_use(self, doc: Document, path: PathKey, raw: dict[str, Any], card: dict[str, Any]) -> D.UseSpec:
         base = {"me": "player", "card": "card"}
@@ -538,7 +615,22 @@ class Loader:
             sk.active = self.compile_active(doc, path + ("active",), raw["active"])
         for i, st in enumerate(raw.get("static", []) or []):
             self.compile_static(doc, path + ("static", i), st, sk)
+        flts = raw.get("filter")
+        if flts is not None:
+            items = [(path + ("filter",), flts)] if isinstance(flts, dict) else [
+                (path + ("filter", i), f) for i, f in enumerate(flts)]
+            for fpath, fraw in items:
+                sk.filters.append(self.compile_filter(doc, fpath, fraw))
         return sk
+
+    def compile_filter(self, doc: Document, path: PathKey, raw: dict[str, Any]) -> D.Filter:
+        """A filter skill's part: how the owner's cards are seen (``suit: heart``, ``name: slash``)."""
+        if "suit" not in raw and "name" not in raw:
+            self.err(doc, path, "E112", "a filter says what the cards are seen as: 'suit', 'name' or both")
+        name = self._card_ref(doc, path + ("name",), raw["name"]) if raw.get("name") else None
+        cond = self.expr(doc, path + ("if",), Scope({"me": "player", "it": "card"}))
+        zones = frozenset(raw["zones"]) if raw.get("zones") else None
+        return D.Filter(zones, cond, raw.get("suit"), name)
 
     def compile_trigger(self, doc: Document, path: PathKey, raw: dict[str, Any],
                         skill: Optional[D.Skill]) -> Optional[D.Trigger]:

@@ -331,10 +331,15 @@ class _Builder(Transformer[Token, Any]):
         return A.Show(self._p(meta), None, "show", cards=items[0])
 
     def damage(self, meta: Any, items: list[Any]) -> A.Damage:
-        target, amount, nature, by = items
+        target, amount, nature, nature_expr, by, card = items
         return A.Damage(self._p(meta), None, "damage", target=target, amount=amount,
                         nature=str(nature) if nature is not None else None,
-                        nature_pos=self._tpos(nature) if nature is not None else None, by=by)
+                        nature_pos=self._tpos(nature) if nature is not None else None,
+                        nature_expr=nature_expr, by=by, card=card)
+
+    def damage_like(self, meta: Any, items: list[Any]) -> A.Damage:
+        target, like = items
+        return A.Damage(self._p(meta), None, "damage", target=target, amount=A.Num(like.pos, 0), like=like)
 
     def recover(self, meta: Any, items: list[Any]) -> A.Recover:
         return A.Recover(self._p(meta), None, "recover", amount=items[0])
@@ -350,11 +355,12 @@ class _Builder(Transformer[Token, Any]):
 
     def ask_respond(self, meta: Any, items: list[Any]) -> A.AskRespond:
         player, mode, pattern, times, on, for_, extra = items
-        return A.AskRespond(self._p(meta), None, "ask", player=player, mode=str(mode), pattern=pattern[0],
-                            pattern_pos=pattern[1], times=times, on=on, for_=for_, extra=extra is not None)
+        return A.AskRespond(self._p(meta), None, "ask", player=player, mode=str(mode), pattern=pattern[0][0],
+                            pattern_pos=pattern[0][1], times=times, on=on, for_=for_, extra=extra is not None,
+                            more=pattern[1:])
 
-    def pattern(self, meta: Any, items: list[Any]) -> tuple[str, A.Pos]:
-        return (str(items[0]), self._tpos(items[0]))
+    def pattern(self, meta: Any, items: list[Any]) -> list[tuple[str, A.Pos]]:
+        return [(str(t), self._tpos(t)) for t in items]
 
     def ask_confirm(self, meta: Any, items: list[Any]) -> A.AskConfirm:
         return A.AskConfirm(self._p(meta), None, "ask", player=items[0], prompt=str(items[1])[1:-1])
@@ -477,6 +483,12 @@ class _Builder(Transformer[Token, Any]):
 
     def not_in_op(self, meta: Any, items: list[Any]) -> A.Compare:
         return A.Compare(self._pos(meta), "notin", items[0], items[1])
+
+    def is_op(self, meta: Any, items: list[Any]) -> A.Compare:
+        return A.Compare(self._pos(meta), "is", items[0], A.Name(self._tpos(items[1]), str(items[1])))
+
+    def is_not_op(self, meta: Any, items: list[Any]) -> A.Compare:
+        return A.Compare(self._pos(meta), "isnot", items[0], A.Name(self._tpos(items[1]), str(items[1])))
 
     def binop(self, meta: Any, items: list[Any]) -> A.BinOp:
         return A.BinOp(self._pos(meta), str(items[1]), items[0], items[2])

@@ -122,6 +122,24 @@ class CardKind:
     attrs: dict[str, Any] = field(default_factory=dict)
     pack: str = ""
     ai: "AiHints" = field(default_factory=lambda: AiHints())
+    parent: Optional[str] = None  # the kind it is a kind of (``is: slash``)
+    family: frozenset[str] = frozenset()  # itself and every kind it is (thunder_slash: thunder_slash, slash)
+    nature: str = "normal"  # normal / fire / thunder
+    recast: bool = False  # 重铸: may be discarded from hand in the play phase to draw one
+
+    def __post_init__(self) -> None:
+        if not self.family:
+            self.family = frozenset((self.id,))
+
+    def is_a(self, kind_id: str) -> bool:
+        """Whether this kind is ``kind_id`` or of its family.
+
+        >>> k = CardKind("spark", Text("", ""), "basic", Text("", ""), Source("x", 1, 1),
+        ...              parent="ember", family=frozenset({"spark", "ember"}))
+        >>> k.is_a("ember"), k.is_a("spark"), k.is_a("ash")
+        (True, True, False)
+        """
+        return kind_id in self.family
 
 
 @dataclass
@@ -218,6 +236,21 @@ class MarkDef:
 
 
 @dataclass
+class Filter:
+    """How a skill's owner's cards are seen (锁定技 such as 红颜: ♠ is ♥; 武神: a heart in hand is a Slash).
+
+    ``zones`` None means every card of the owner: their hand, equipment and judge
+    area, their judge cards (``judgement``), and the cards they use or play from
+    any of these. The condition sees the card as printed (``it``).
+    """
+
+    zones: Optional[frozenset[str]]
+    condition: Optional[ExprFn]  # vars: me (the owner), it (the card as printed)
+    suit: Optional[str] = None
+    name: Optional[str] = None  # a card kind id
+
+
+@dataclass
 class Skill:
     id: str
     name: Text
@@ -232,6 +265,7 @@ class Skill:
     modifiers: list[Modifier] = field(default_factory=list)
     prohibitions: list[Prohibition] = field(default_factory=list)
     immune: frozenset[str] = frozenset()  # "others_equipment": other players' equipment has no effect on the owner
+    filters: list[Filter] = field(default_factory=list)
     pack: str = ""
     aliases: tuple[str, ...] = ()
     ai: AiHints = field(default_factory=AiHints)
@@ -361,6 +395,15 @@ class Content:
     files: list[str] = field(default_factory=list)
     env: Any = None  # the names content declares, for compiling expressions later (rule cases)
     default_rules: Optional[str] = None  # the rules file marked ``default: true``
+    pack_triggers: list[Trigger] = field(default_factory=list)  # rules that come with card packs
+
+    @property
+    def has_filters(self) -> bool:
+        """Whether some skill changes how cards are seen (filter skills)."""
+        got = self.__dict__.get("_has_filters")
+        if got is None:
+            got = self.__dict__["_has_filters"] = any(s.filters for s in self.skills.values())
+        return bool(got)
 
     def canonical(self, name: str) -> str:
         """The canonical id for an id or an alias (``sha`` -> ``slash``)."""

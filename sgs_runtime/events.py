@@ -25,6 +25,7 @@ class Event:
     kind = "event"
     FIELDS: dict[str, str] = {}
     MUTABLE: frozenset[str] = frozenset()
+    ANY_TIME: frozenset[str] = frozenset()
 
     def __init__(self) -> None:
         self.cancelled = False
@@ -97,7 +98,10 @@ class UseEvent(Event):
     """One use of a card, from choosing it to its end."""
 
     kind = "use"
-    FIELDS = {"user": "player", "card": "card", "targets": "players", "counter": "bool"}
+    FIELDS = {"user": "player", "card": "card", "targets": "players", "counter": "bool", "extra_damage": "num"}
+    MUTABLE = frozenset({"extra_damage"})
+    #: fields that may change at any of the event's timings, not only 'before' ones
+    ANY_TIME = frozenset({"extra_damage"})
 
     def __init__(self, user: Player, card: AnyCard, targets: list[Player]) -> None:
         super().__init__()
@@ -107,6 +111,7 @@ class UseEvent(Event):
         self.extra = False
         self.unnullifiable = False
         self.counter = False  # a use that cancels another card's effect
+        self.extra_damage = 0  # added to the damage its effect deals (酒), as the effect says
         self.countered = False
         self.data: dict[str, Any] = {}  # per-use variables (prepare -> effect -> finish)
         self.secondary: dict[int, dict[str, Any]] = {}  # per-target secondary choices, by seat
@@ -169,13 +174,21 @@ class RespondEvent(Event):
 
 
 class DamageEvent(Event):
+    """One damage, as a value: source, target, amount, nature and the card that caused it.
+
+    ``dealt`` is the amount as the source deals it (after the source side's changes,
+    before the target side's); ``damage P like EVENT`` deals a copy of it (same source,
+    amount dealt, nature and card) whose ``copy_of`` is the original.
+    """
+
     kind = "damage"
     FIELDS = {"source": "player", "target": "player", "amount": "num", "nature": "sym:nature", "card": "card",
-              "user": "player"}
+              "user": "player", "dealt": "num", "copy_of": "event:damage", "done": "bool"}
     MUTABLE = frozenset({"amount", "target"})
 
     def __init__(self, source: Optional[Player], target: Player, amount: int, nature: str,
-                 card: Optional[AnyCard], user: Optional[Player] = None) -> None:
+                 card: Optional[AnyCard], user: Optional[Player] = None,
+                 copy_of: Optional["DamageEvent"] = None) -> None:
         super().__init__()
         self.source = source
         self.target = target
@@ -183,6 +196,13 @@ class DamageEvent(Event):
         self.nature = nature
         self.card = card
         self.user = user  # who used the card that caused the damage, if a card did
+        self.dealt = amount
+        self.copy_of = copy_of
+        self.done = False  # HP went down
+
+    def label(self) -> str:
+        src = self.source.name if self.source is not None else "none"
+        return f"{self.amount} {self.nature} damage from {src} to {self.target.name}"
 
 
 class RecoverEvent(Event):
@@ -314,6 +334,9 @@ TIMINGS: dict[str, Timing] = {t.name: t for t in [
     _T("damage_taken", DamageEvent, "target", True, doc="damage is about to be taken (target side)"),
     _T("damaged", DamageEvent, "target", doc="damage was taken (after dying, only if alive)", after=True),
     _T("damage_done", DamageEvent, "source", doc="damage was dealt (source side)", after=True),
+    _T("damage_finished", DamageEvent, "target",
+       doc="a damage has been fully dealt, its dying included; fires even when the target died (铁索连环)",
+       after=True),
     _T("before_recover", RecoverEvent, "player", True, doc="HP is about to be recovered"),
     _T("recovered", RecoverEvent, "player", doc="HP was recovered", after=True),
     _T("before_lose_hp", LoseHpEvent, "player", True, doc="HP is about to be lost"),

@@ -24,6 +24,7 @@ from .definitions import Content, Ruleset, Skill, Trigger
 from .errors import GameError, IllegalDecision, LimitExceeded
 from .events import Event, UseEvent
 from .frame import GameOver
+from .cardview import CardView
 from .model import Card, Player, Zone
 from .requests import Request
 
@@ -127,7 +128,7 @@ class Game:
         self.stop_requested = False
         self._gen: Optional[Gen] = None
         self._trigger_index: dict[str, list[Trigger]] = {}
-        for tr in rules.triggers:
+        for tr in [*content.pack_triggers, *rules.triggers]:
             self._trigger_index.setdefault(tr.timing, []).append(tr)
         self.stats: dict[str, int] = {}
         self.card_counts: dict[str, int] = {}  # card kind id -> uses and plays (simulation counts)
@@ -139,6 +140,7 @@ class Game:
         self._equip_skill_ids: dict[int, set[str]] = {}
         self._immune_cache: Optional[list[Player]] = None
         self._owner_cache: dict[str, frozenset[int]] = {}
+        self.card_view = CardView(self)  # how cards are seen (filter skills)
         # while options are being listed (no state changes), quantities are remembered
         self.quantity_memo: Optional[dict[tuple[Any, ...], Any]] = None
         # this turn's uses and plays: (seat, card name, phase, "use"/"play")
@@ -311,6 +313,7 @@ class Game:
         self._equip_skill_ids.clear()
         self._immune_cache = None
         self._owner_cache.clear()
+        self.card_view.forget()
 
     def active_skills(self, player: Player) -> list[Skill]:
         """The player's skills now: hero skills plus those of equipment not ignored."""

@@ -27,14 +27,14 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def damage(g: "Game", source: Optional[Player], target: Player, amount: int, nature: str = "normal",
-           card: Optional[AnyCard] = None) -> "Gen":
+           card: Optional[AnyCard] = None, copy_of: Optional[DamageEvent] = None) -> "Gen":
     if not target.alive:
         return None
     user = None
     if card is not None:
         use = next((e for e in reversed(g.stack) if isinstance(e, UseEvent) and e.card is card), None)
-        user = use.user if use is not None else None
-    ev = DamageEvent(source, target, amount, nature, card, user)
+        user = use.user if use is not None else (copy_of.user if copy_of is not None else None)
+    ev = DamageEvent(source, target, amount, nature, card, user, copy_of)
     g.push(ev)
     try:
         if source is not None and source.alive:
@@ -42,12 +42,14 @@ def damage(g: "Game", source: Optional[Player], target: Player, amount: int, nat
             if ev.cancelled:
                 g.emit("damage_prevented", source=source, target=ev.target, card=card)
                 return ev
+        ev.dealt = ev.amount
         yield from fire(g, "damage_taken", ev)
         if ev.cancelled or ev.amount <= 0:
             g.emit("damage_prevented", source=source, target=ev.target, card=card)
             return ev
         victim = ev.target
         victim.hp -= ev.amount
+        ev.done = True
         if source is not None:
             g.public.append(("damage", source.seat, victim.seat, card.kind.id if card is not None else "", ev.amount))
         g.emit("damage", source=source, target=victim, amount=ev.amount, nature=ev.nature, card=card,
@@ -58,9 +60,16 @@ def damage(g: "Game", source: Optional[Player], target: Player, amount: int, nat
             yield from fire(g, "damaged", ev)
         if source is not None and source.alive:
             yield from fire(g, "damage_done", ev)
+        yield from fire(g, "damage_finished", ev)
         return ev
     finally:
         g.pop(ev)
+
+
+def damage_like(g: "Game", target: Player, original: DamageEvent) -> "Gen":
+    """Deal ``target`` a copy of a damage: same source, amount dealt, nature and card."""
+    got = yield from damage(g, original.source, target, original.dealt, original.nature, original.card, original)
+    return got
 
 
 def recover(g: "Game", player: Player, amount: int, source: Optional[Player] = None,

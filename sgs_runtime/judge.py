@@ -60,6 +60,7 @@ def retrial(g: "Game", by: Player, card: Card) -> "Gen":
         return
     old = ev.card
     yield from move(g, [card], g.processing, reason="retrial", by=by)
+    card.holder, card.origin = ev.player, "judgement"  # it is the judged player's judge card now (红颜)
     ev.card = card
     _fix(ev)
     g.emit("retrial", player=by, card=card, replaced=old, judged=ev.player)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from .definitions import CardKind, Hero, Skill
+from .cardview import CardView
 
 SUITS = ("spade", "heart", "club", "diamond")
 SUIT_SIGN = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
@@ -50,13 +51,19 @@ def card_is(card: Any, text: str) -> bool:
     parsed = parse_card_text(text)
     if parsed is None or not isinstance(card, Card):
         return False
-    return (card.base.id, card.suit, card.rank) == parsed or card.label() == text
+    return (card.base.id, card.printed_suit, card.rank) == parsed or card.label() == text
 
 
 class Card:
-    """A physical card of the deck."""
+    """A physical card of the deck.
 
-    __slots__ = ("id", "base", "face", "suit", "rank", "zone")
+    ``base``, ``printed_suit`` and ``rank`` are what is printed on it; ``kind``,
+    ``name``, ``suit`` and ``color`` are what it *is* now — the face it lies under in a
+    judge area (国色), or what its holder's filter skills make of it
+    (:mod:`sgs_runtime.cardview`).
+    """
+
+    __slots__ = ("id", "base", "face", "printed_suit", "rank", "zone", "holder", "origin", "view")
 
     virtual = False
     skill = None
@@ -65,13 +72,33 @@ class Card:
         self.id = cid
         self.base = kind
         self.face: Optional[CardKind] = None  # set while it lies in a judge area as another card (国色)
-        self.suit = suit
+        self.printed_suit = suit
         self.rank = rank
         self.zone: Optional[Zone] = None
+        # in the processing area: who used, played or judged it, and where it came from
+        self.holder: Optional[Player] = None
+        self.origin = ""
+        self.view: Optional[CardView] = None  # the game's, once the card is in a game
 
     @property
     def kind(self) -> CardKind:
-        return self.face if self.face is not None else self.base
+        if self.face is not None:
+            return self.face
+        ident = self.view
+        if ident is not None and ident.active:
+            seen = ident.look(self)
+            if seen is not None:
+                return seen[0]
+        return self.base
+
+    @property
+    def suit(self) -> str:
+        ident = self.view
+        if ident is not None and ident.active:
+            seen = ident.look(self)
+            if seen is not None:
+                return seen[1]
+        return self.printed_suit
 
     @property
     def name(self) -> str:
@@ -80,6 +107,10 @@ class Card:
     @property
     def type(self) -> str:
         return self.kind.type
+
+    @property
+    def nature(self) -> str:
+        return self.kind.nature
 
     @property
     def color(self) -> str:
@@ -98,8 +129,10 @@ class Card:
         return self.zone.owner if self.zone is not None else None
 
     def label(self) -> str:
-        text = f"{self.base.id} {SUIT_SIGN.get(self.suit, '?')}{rank_text(self.rank)}"
-        return f"{self.face.id}[{text}]" if self.face is not None else text
+        """``slash ♠7`` as printed; a card seen as another kind: ``slash[peach ♥3]``."""
+        text = f"{self.base.id} {SUIT_SIGN.get(self.printed_suit, '?')}{rank_text(self.rank)}"
+        kind = self.kind
+        return f"{kind.id}[{text}]" if kind is not self.base else text
 
     def __repr__(self) -> str:
         return f"<{self.label()} #{self.id}>"
@@ -143,6 +176,10 @@ class VirtualCard:
     @property
     def type(self) -> str:
         return self.kind.type
+
+    @property
+    def nature(self) -> str:
+        return self.kind.nature
 
     @property
     def suit(self) -> Optional[str]:
@@ -213,6 +250,8 @@ class Zone:
         card.zone = None
         if self.name == "judge":
             card.face = None
+        elif self.name == "processing":
+            card.holder, card.origin = None, ""
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -241,6 +280,7 @@ class Player:
         self.dying = False
         self.role_revealed = False
         self.face_down = False
+        self.chained = False  # 铁索连环: in the chained state (横置)
         self.hand = Zone("hand", self, public=False)
         self.equip = Zone("equip", self)
         self.judge = Zone("judge", self)
@@ -328,4 +368,5 @@ class Player:
             "hand": [c.label() for c in self.hand.cards],
             "equip": [c.label() for c in self.equip.cards],
             "judge": [c.label() for c in self.judge.cards],
+            **({"chained": True} if self.chained else {}),
         }

@@ -17,6 +17,7 @@ from .model import AnyCard, Card, Player, Zone
 from .triggers import fire
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .definitions import Trigger
     from .game import Game, Gen
 
 OWNED = ("hand", "equip", "judge")
@@ -44,6 +45,7 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
         return
     losses: dict[tuple[int, str], list[Card]] = {}
     owners: dict[int, Player] = {}
+    into_processing = to is g.processing
     for c in cards:
         z = c.zone
         assert z is not None
@@ -51,6 +53,9 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
             losses.setdefault((z.owner.seat, z.name), []).append(c)
             owners[z.owner.seat] = z.owner
         z.remove(c)
+        if into_processing:  # whose card it is while it resolves, and where it came from (filters)
+            c.holder = z.owner if z.owner is not None else by
+            c.origin = z.name if z.owner is not None else ("judgement" if reason == "judge" else "")
     ordered = list(reversed(cards)) if top else cards
     for c in ordered:
         to.add(c, top=top)
@@ -63,7 +68,9 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
         for (seat, zname), lost in sorted(losses.items(), key=lambda kv: (key(owners[kv[0][0]]), kv[0][1])):
             ev = MoveEvent(owners[seat], lost, zname, to.name, to.owner, reason)
             g.push(ev)
-            yield from fire(g, "cards_lost", ev)
+            # equipment sees its own leaving: the skills of what left still fire here (白银狮子)
+            leaving = leaving_triggers(g, owners[seat], lost) if zname == "equip" else None
+            yield from fire(g, "cards_lost", ev, leaving)
             g.pop(ev)
     if to.owner is not None and to.name in ("hand", "equip"):
         ev = MoveEvent(None, cards, "", to.name, to.owner, reason)
@@ -71,6 +78,21 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
         g.push(ev)
         yield from fire(g, "cards_gained", ev)
         g.pop(ev)
+
+
+def leaving_triggers(g: "Game", owner: Player, lost: Sequence[Card]) -> Optional[dict[int, list["Trigger"]]]:
+    """The ``cards_lost`` triggers of the skills that equipment leaving ``owner`` granted."""
+    out: list["Trigger"] = []
+    have = {id(tr) for tr in g.triggers_at(owner, "cards_lost")}
+    for c in lost:
+        eq = c.base.equip
+        if eq is None:
+            continue
+        for sid in eq.skills:
+            sk = g.skill(sid)
+            if sk is not None:
+                out.extend(tr for tr in sk.triggers if tr.timing == "cards_lost" and id(tr) not in have)
+    return {owner.seat: out} if out else None
 
 
 def reshuffle(g: "Game") -> None:

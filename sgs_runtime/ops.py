@@ -270,12 +270,25 @@ def ask_confirm(f: Frame, player: Player, prompt: str) -> "Gen":
 # ------------------------------------------------------------------ hp
 
 
-def damage(f: Frame, source: Optional[Player], target: Player, amount: int, nature: Optional[str]) -> "Gen":
-    card = f.vars.get("card")
+NO_CARD: Any = object()  # `damage` without `with CARD`: the card whose effect this is, if any
+
+
+def damage(f: Frame, source: Optional[Player], target: Player, amount: int, nature: Optional[str],
+           card: Any = NO_CARD) -> "Gen":
+    if card is NO_CARD:
+        card = f.vars.get("card")
+        if isinstance(card, str):
+            card = None
     if target is None:
         return
-    yield from _hp.damage(f.game, source, target, int(amount), nature or "normal",
-                          card if not isinstance(card, str) else None)
+    yield from _hp.damage(f.game, source, target, int(amount), nature or "normal", card)
+
+
+def damage_like(f: Frame, target: Player, original: Any) -> "Gen":
+    """``damage P like EVENT``: a copy of a damage event for another target."""
+    if target is None or original is None:
+        return
+    yield from _hp.damage_like(f.game, target, original)
 
 
 def recover(f: Frame, who: Player, amount: int) -> "Gen":
@@ -312,8 +325,8 @@ def resolve(f: Frame, who: Player, card: Any) -> "Gen":
 # ------------------------------------------------------------------ responses and uses
 
 
-def ask_respond(f: Frame, player: Player, mode: str, pattern: str, times: int, on: Any, beneficiary: Any,
-                extra: bool) -> "Gen":
+def ask_respond(f: Frame, player: Player, mode: str, patterns: frozenset[str], times: int, on: Any,
+                beneficiary: Any, extra: bool) -> "Gen":
     if player is None:
         return []
     against = f.vars.get("card")
@@ -324,7 +337,7 @@ def ask_respond(f: Frame, player: Player, mode: str, pattern: str, times: int, o
         targets = [t for t in targets if t.alive]
         if not targets:
             return []
-    got = yield from _respond.ask_respond(f.game, player, frozenset({pattern}), mode, times=int(times),
+    got = yield from _respond.ask_respond(f.game, player, patterns, mode, times=int(times),
                                           on=targets, beneficiary=beneficiary, against=against,
                                           source=f.vars.get("me"), extra=extra)
     return got
@@ -499,6 +512,14 @@ def set_hp(f: Frame, who: Player, value: int) -> "Gen":
     f.game.emit("hp", player=who, old=old, hp=who.hp)
     return
     yield  # unreachable: makes this function a generator
+
+
+def set_chained(f: Frame, who: Optional[Player], chained: bool) -> None:
+    """Chain (横置) or unchain (重置) a player: 铁索连环."""
+    if who is None or not who.alive or who.chained == chained:
+        return
+    who.chained = chained
+    f.game.emit("chain", player=who, chained=chained)
 
 
 def end_turn(f: Frame) -> None:

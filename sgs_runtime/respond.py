@@ -42,7 +42,7 @@ def _kind_matches(g: "Game", kind: CardKind, patterns: frozenset[str], player: P
         spec = kind.use
         return spec is not None and spec.rescue is not None and bool(
             spec.rescue(Frame(g, {"me": player, "target": target})))
-    return kind.id in patterns
+    return not patterns.isdisjoint(kind.family)  # a thunder Slash answers a request for a slash
 
 
 def response_options(g: "Game", player: Player, patterns: frozenset[str], mode: str,

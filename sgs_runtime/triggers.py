@@ -78,9 +78,15 @@ def _skill_triggers(g: "Game", player: "Player", timing: str) -> list["Trigger"]
     return g.triggers_at(player, timing)
 
 
-def fire(g: "Game", timing: str, event: Event) -> "Gen":
-    """Fire every trigger waiting at ``timing`` for ``event``."""
+def fire(g: "Game", timing: str, event: Event, extra: Optional[dict[int, list["Trigger"]]] = None) -> "Gen":
+    """Fire every trigger waiting at ``timing`` for ``event``.
+
+    ``extra`` adds triggers for some seats at this one point: the skills of equipment
+    that has just left its owner, which still see their own leaving.
+    """
     owners = g.owners_at(timing)
+    if extra:
+        owners = owners | frozenset(extra)
     if not owners and not g.rule_triggers(timing):
         return  # nobody waits here (most timings, most of the time)
     subject = subject_of(timing, event)
@@ -92,6 +98,8 @@ def fire(g: "Game", timing: str, event: Event) -> "Gen":
         if not owner.alive and not (timing == "death" and subject is owner):
             continue
         candidates = _skill_triggers(g, owner, timing)
+        if extra and owner.seat in extra:
+            candidates = [*candidates, *extra[owner.seat]]
         if not candidates:
             continue
         dying_queue = _dying_queue(g, owner) if owner.dying else None

@@ -215,6 +215,9 @@ def run_game(g: "Game") -> "Gen":
             g.push(ev)
             yield from fire(g, "game_start", ev)
             g.pop(ev)
+        if g.content.has_filters:  # cards ask the game's card view how they are seen (filter skills)
+            for c in g.cards:
+                c.view = g.card_view
         player = g.current
         assert player is not None
         played = 0

@@ -47,10 +47,12 @@ PLAYER_ATTRS: dict[str, tuple[str, Getter, str]] = {
     "role": ("sym:role", lambda p: p.role, "role (身份)"),
     "seat": ("num", lambda p: p.seat, "seat number, from 0"),
     "face_down": ("bool", lambda p: p.face_down, "turned over"),
+    "chained": ("bool", lambda p: p.chained, "in the chained state (铁索连环); assignable: `p.chained = true`"),
 }
 
 CARD_ATTRS: dict[str, tuple[str, Getter, str]] = {
-    "name": ("sym:card", lambda c: c.kind.id, "the card's name (its kind id)"),
+    "name": ("sym:card", lambda c: c.kind.id, "the card's name (its kind id); `c is slash` tests the family"),
+    "nature": ("sym:nature", lambda c: c.kind.nature, "normal, fire or thunder"),
     "suit": ("sym:suit", lambda c: c.suit, "suit; none for a card made of several cards or of none"),
     "color": ("sym:color", lambda c: c.color, "red or black; none when its cards have no common colour"),
     "rank": ("num", lambda c: c.rank, "1 (A) .. 13 (K); 0 when it has none"),
@@ -229,7 +231,9 @@ def _can_target(f: "Frame", p: Player, q: Player, cid: str) -> bool:
 
 
 def _used(f: "Frame", p: Player, cid: str, phase: str) -> int:
-    return sum(1 for seat, name, ph, _ in f.game.history if seat == p.seat and name == cid and ph == phase)
+    cards = f.game.content.cards
+    return sum(1 for seat, name, ph, _ in f.game.history
+               if seat == p.seat and ph == phase and name in cards and cards[name].is_a(cid))
 
 
 def _can_use(f: "Frame", p: Player, cid: str) -> bool:
