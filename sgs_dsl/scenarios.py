@@ -123,7 +123,7 @@ class _Case:
                 hand=self.cards(s.get("hand", []), ("seats", i, "hand")),
                 equip=self.cards(s.get("equip", []), ("seats", i, "equip")),
                 judge=self.cards(s.get("judge", []), ("seats", i, "judge")),
-                marks=dict(s.get("marks", {})),
+                marks=dict(s.get("marks", {})), chained=bool(s.get("chained", False)),
                 piles={k: self.cards(v, ("seats", i, "piles", k)) for k, v in (s.get("piles") or {}).items()}))
         turn = self.data.get("turn", 0)
         current = self.seat_index(turn, ("turn",))
@@ -233,7 +233,7 @@ class _Script:
         if d == "pass":
             return req.optional
         if isinstance(req, PlayRequest):
-            return d == "end" or (isinstance(d, dict) and ("use" in d or "skill" in d))
+            return d == "end" or (isinstance(d, dict) and ("use" in d or "skill" in d or "recast" in d))
         if isinstance(req, RespondRequest):
             return isinstance(d, dict) and ("respond" in d or ("skill" in d and "use" not in d))
         if isinstance(req, ConfirmRequest):
@@ -315,6 +315,8 @@ class _Script:
 
     def play_action(self, req: PlayRequest, d: dict[str, Any], where: tuple[Any, ...]) -> PlayAction:
         p = req.player
+        if "recast" in d:
+            return PlayAction(card=self.find_card(d["recast"], p.hand.cards, where), recast=True)
         if "use" in d:
             card = self.find_card(d["use"], p.hand.cards, where)
             return PlayAction(card=card, targets=self._targets(d, "targets", where),
@@ -440,7 +442,7 @@ class _Checker:
             except CaseFailure as exc:
                 out.append(str(exc))
                 continue
-            for attr in ("hp", "max_hp", "alive", "role"):
+            for attr in ("hp", "max_hp", "alive", "role", "chained"):
                 if attr in facts and getattr(p, attr) != facts[attr]:
                     out.append(f"line {line}: {p.name}.{attr} is {getattr(p, attr)}, expected {facts[attr]}")
             if "hand_count" in facts and len(p.hand) != facts["hand_count"]:

@@ -143,6 +143,8 @@ class RandomAgent(Agent):
 
     def _build(self, req: PlayRequest, opt: Any) -> Optional[PlayAction]:
         assert req.card_choices and req.card_step and req.target_choices
+        if opt.recast:
+            return PlayAction(card=opt.card, recast=True)
         cards: list[Card] = []
         if opt.card is None:
             pool, lo, hi = req.card_choices(opt)

@@ -70,6 +70,7 @@ class SeatSetup:
     judge: list[Card] = field(default_factory=list)
     marks: dict[str, int] = field(default_factory=dict)
     piles: dict[str, list[Card]] = field(default_factory=dict)
+    chained: bool = False
 
 
 @dataclass

@@ -56,7 +56,7 @@ def play_actions(req: PlayRequest, limit: int = 100_000) -> list[PlayAction]:
             for targets in target_sets:
                 for secondary in _secondaries(req, opt, cards, targets):
                     action = PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards,
-                                        targets=targets, secondary=secondary,
+                                        targets=targets, secondary=secondary, recast=opt.recast,
                                         view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as)
                     try:
                         req.check(action)

@@ -516,7 +516,7 @@ def set_hp(f: Frame, who: Player, value: int) -> "Gen":
 
 def set_chained(f: Frame, who: Optional[Player], chained: bool) -> None:
     """Chain (横置) or unchain (重置) a player: 铁索连环."""
-    if who is None or not who.alive or who.chained == chained:
+    if who is None or who.chained == chained:
         return
     who.chained = chained
     f.game.emit("chain", player=who, chained=chained)

@@ -52,7 +52,7 @@ def encode(answer: Any) -> Any:
     if isinstance(answer, PlayAction):
         return {"card": encode(answer.card), "skill": answer.skill, "cards": encode(answer.cards),
                 "targets": encode(answer.targets), "secondary": encode(answer.secondary),
-                "view_as": answer.view_as}
+                "view_as": answer.view_as, **({"recast": True} if answer.recast else {})}
     if isinstance(answer, Response):
         return {"card": encode(answer.card), "skill": answer.skill, "cards": encode(answer.cards),
                 "view_as": answer.view_as}
@@ -76,7 +76,8 @@ def decode(game: "Game", request: Request, data: Any) -> Any:
     if isinstance(request, PlayRequest):
         return PlayAction(card=card(data["card"]), skill=data["skill"], cards=[cards[i] for i in data["cards"]],
                           targets=[player(s) for s in data["targets"]],
-                          secondary=[player(s) for s in data["secondary"]], view_as=data["view_as"])
+                          secondary=[player(s) for s in data["secondary"]], view_as=data["view_as"],
+                          recast=bool(data.get("recast", False)))
     if isinstance(request, RespondRequest):
         return Response(card=card(data["card"]), skill=data["skill"], cards=[cards[i] for i in data["cards"]],
                         view_as=data["view_as"])

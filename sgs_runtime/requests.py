@@ -214,6 +214,7 @@ class PlayAction:
     targets: list[Player] = field(default_factory=list)
     view_as: int = 0  # which of the skill's view-as entries (-1: its active part, when it has both)
     secondary: list[Player] = field(default_factory=list)  # a further player per target (借刀杀人)
+    recast: bool = False  # 重铸 ``card`` instead of using it: discard it and draw one
 
 
 @dataclass
@@ -227,6 +228,7 @@ class PlayOption:
     active: bool = False
     # the card kind this produces (for view-as), for agents and UIs
     as_card: Optional[str] = None
+    recast: bool = False  # recast ``card`` (重铸): no targets, not a use
 
 
 @dataclass

@@ -184,6 +184,7 @@ def setup_table(g: "Game") -> None:
                 z.add(c)
                 g.cards.append(c)
         p.marks.update(seat.marks)
+        p.chained = seat.chained
         g.players.append(p)
     for p, seat in zip(g.players, table.seats):  # the lord's bonus depends on the whole table
         p.max_hp = seat.max_hp if seat.max_hp is not None else p.max_hp + _bonus(g, seat.role)

@@ -350,6 +350,8 @@ def play_options(g: "Game", player: Player) -> list[PlayOption]:
     for card in player.hand.cards:
         if usable_in_play(g, player, card):
             opts.append(PlayOption(card.label(), card=card))
+        if card.kind.recast:
+            opts.append(PlayOption(f"recast {card.label()}", card=card, recast=True))
     for skill in g.active_skills(player):
         for i, va in enumerate(skill.view_as):
             kind = g.content.cards[va.card]
@@ -457,6 +459,8 @@ def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
         return choice is not None and choice_step_ok(g, player, choice, chosen, card)
 
     def target_choices(opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
+        if opt.recast:
+            return [], 0, 0
         if opt.active and opt.skill is not None:
             lo, hi = active_bounds(g, player, opt.skill)
             return active_candidates(g, player, opt.skill), lo, hi
@@ -491,7 +495,7 @@ def _option_choice(opt: PlayOption) -> Optional[CardChoice]:
 
 def find_option(opts: Sequence[PlayOption], action: PlayAction) -> Optional[PlayOption]:
     for o in opts:
-        if action.card is not None and o.card is action.card:
+        if action.card is not None and o.card is action.card and o.recast == action.recast:
             return o
         if action.card is None and o.skill is not None and o.skill.id == action.skill:
             if o.active or o.view_as == action.view_as:
@@ -503,7 +507,9 @@ def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action:
     opt = find_option(opts, action)
     if opt is None:
         what = action.card.label() if action.card is not None else (action.skill or "nothing")
-        return f"{player.name} cannot use {what} now"
+        return f"{player.name} cannot {'recast' if action.recast else 'use'} {what} now"
+    if opt.recast:
+        return f"a recast card has no targets" if action.targets or action.cards else None
     if opt.active:
         skill = opt.skill
         assert skill is not None and skill.active is not None
@@ -546,6 +552,9 @@ def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action:
 
 def perform(g: "Game", player: Player, action: PlayAction) -> "Gen":
     """Carry out a validated play-phase action."""
+    if action.card is not None and action.recast:
+        yield from recast(g, player, action.card)
+        return
     if action.card is not None:
         card: AnyCard = action.card
         fixed = auto_targets(g, player, card)
@@ -562,6 +571,15 @@ def perform(g: "Game", player: Player, action: PlayAction) -> "Gen":
     fixed = auto_targets(g, player, vcard)
     targets = fixed if fixed is not None else list(action.targets)
     yield from use_card(g, player, vcard, targets, secondary=action.secondary)
+
+
+def recast(g: "Game", player: Player, card: Card) -> "Gen":
+    """重铸: put a card from hand into the discard pile and draw one. It is not a use (no 集智)."""
+    from .moves import discard, draw
+
+    g.emit("recast", player=player, card=card)
+    yield from discard(g, [card], player, reason="recast")
+    yield from draw(g, player, 1)
 
 
 def run_active(g: "Game", player: Player, skill: Skill, cards: list[Card], targets: list[Player]) -> "Gen":

@@ -131,6 +131,10 @@ def _after(f: "Frame", p: Player) -> list[Player]:
     return f.game.after(p)
 
 
+def _from(f: "Frame", p: Player) -> list[Player]:
+    return f.game.alive_from(p)
+
+
 def _next(f: "Frame", p: Player) -> Optional[Player]:
     return f.game.next_alive(p)
 
@@ -188,6 +192,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
     "seat_distance": (("player", "player"), "num", _seat_distance,
                       "seats apart the shorter way round, dead seats skipped"),
     "after": (("player",), "players", _after, "living players after one in seat order"),
+    "seat_order": (("player",), "players", _from, "living players in seat order, beginning with one (if alive)"),
     "next": (("player",), "player", _next, "the next living player"),
     "option": (("text",), "any", _option, "a rules option's value"),
     "color_of": (("sym:suit",), "sym:color", _color_of, "the colour of a suit"),
