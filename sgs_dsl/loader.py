@@ -421,7 +421,8 @@ class Loader:
         return D.AiHints(raw.get("intent"), raw.get("targets"), float(raw.get("value", 5)),
                          float(raw.get("priority", 0)),
                          self.expr(doc, path + ("when",), Scope({"me": "player", "card": "card"})),
-                         self.expr(doc, path + ("accept",), Scope({"me": "player", "event": "any"})))
+                         self.expr(doc, path + ("accept",), Scope({"me": "player", "event": "any"})),
+                         self.expr(doc, path + ("aim",), Scope({"me": "player", "target": "player"})))
 
     def compile_card(self, doc: Document, path: PathKey, raw: dict[str, Any], pack: str) -> Optional[D.CardKind]:
         cid = raw["id"]

@@ -169,7 +169,7 @@ class _Script:
         name, suit, rank = parse_card(text)
         canon = self.case.content.canonical(name)
         for c in pool:
-            if c.base.id == canon and c.suit == suit and c.rank == rank:
+            if c.base.id == canon and c.printed_suit == suit and c.rank == rank:
                 return c
         raise NotOffered(self.case._at(where, f"'{text}' is not among the cards that can be chosen here"))
 

@@ -226,6 +226,8 @@ class HeuristicAgent(Agent):
     def evaluate(self, req: PlayRequest, opt: PlayOption) -> Optional[tuple[float, PlayAction]]:
         assert self.me is not None and self.game is not None and req.target_choices and req.card_choices
         me = self.me
+        if opt.recast:  # 重铸: worth a little, when nothing better is to be done with the card
+            return 0.5, PlayAction(card=opt.card, recast=True)
         kind, hints = self._kind_of(opt)
         if hints.when is not None and not hints.when(Frame(self.game, {"me": me, "card": opt.card})):
             return None
@@ -310,6 +312,9 @@ class HeuristicAgent(Agent):
         return base + 4, PlayAction(card=card)
 
     def _pick_targets(self, cands: Sequence[Player], lo: int, hi: int, hints: AiHints) -> Optional[list[Player]]:
+        if hints.aim is not None and self.game is not None:
+            aim = hints.aim
+            cands = [p for p in cands if aim(Frame(self.game, {"me": self.me, "target": p}))]
         if not cands:
             return None
         if hints.targets == "friend" or hints.intent == "help":
@@ -431,6 +436,8 @@ class HeuristicAgent(Agent):
             ranked = sorted(pool, key=self.value)
             if req.purpose == "give" or req.min == req.max:
                 return ranked[: max(req.min, 1 if req.max else 0)]
+            if mine and req.max and self._paying_pays():
+                return ranked[: max(req.min, 1)]  # pay for my harmful card's effect (火攻)
             return ranked[: req.min]
         owners = {c.owner for c in pool if c.owner is not None}
         owner = next(iter(owners)) if len(owners) == 1 else None
@@ -447,6 +454,14 @@ class HeuristicAgent(Agent):
 
         ranked = sorted(pool, key=worth, reverse=True)
         return ranked[: max(req.min, min(req.max, 1))]
+
+    def _paying_pays(self) -> bool:
+        """Inside my own harmful card's effect on an enemy: a card chosen now pays for the harm."""
+        assert self.game is not None
+        use = self.game.current_use()
+        if use is None or use.user is not self.me or use.card.kind.ai.intent != "harm":
+            return False
+        return any(self.hostility(t) > 0.3 for t in use.targets)
 
     def players(self, req: PlayersRequest) -> list[Player]:
         assert self.game is not None

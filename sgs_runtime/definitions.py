@@ -152,6 +152,7 @@ class AiHints:
     priority: float = 0.0
     when: Optional[ExprFn] = None  # use it only when this holds (vars: me)
     accept: Optional[ExprFn] = None  # invoke a "may" skill only when this holds (vars: me, event)
+    aim: Optional[ExprFn] = None  # a target worth choosing (vars: me, target)
 
 
 @dataclass

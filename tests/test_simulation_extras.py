@@ -105,3 +105,13 @@ def test_card_and_skill_counts_add_up_over_player_counts(content, tmp_path: Path
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert '<h2 id="cards">' in page and '<h2 id="skills">' in page and "<td>slash</td>" in page
     assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["card_uses"] == rep["card_uses"]
+
+
+@pytest.mark.parametrize("agents", ["random", "heuristic"])
+def test_every_card_of_the_maneuvering_pack_comes_up(content, agents: str) -> None:  # type: ignore[no-untyped-def]
+    rep = simulate(content, rules_id="maneuvering", players=5, games=60, seed=3, agents=agents)
+    assert rep["errors"] == 0
+    pack = {dc.kind for dc in content.decks["maneuvering"]}
+    unused = sorted(k for k in pack if rep["card_uses"].get(k, 0) == 0)
+    assert unused == []
+    assert rep["event_counts"].get("chain", 0) > 0 and rep["event_counts"].get("recast", 0) > 0
