@@ -472,7 +472,8 @@ class Loader:
             chain = [kind.id]
             cur: Optional[D.CardKind] = kind
             while cur is not None and cur.parent is not None:
-                if cur.parent not in cards:
+                up: str = cur.parent
+                if up not in cards:
                     self.err(doc, path + ("is",), "E300", f"unknown card '{cur.parent}'"
                                                           f"{did_you_mean(cur.parent, cards)}")
                     cur = None
@@ -482,8 +483,8 @@ class Loader:
                                                           + " -> ".join([*chain, cur.parent]))
                     cur = None
                     break
-                chain.append(cur.parent)
-                cur = cards[cur.parent]
+                chain.append(up)
+                cur = cards[up]
             if cur is None:
                 continue
             kind.family = frozenset(chain)

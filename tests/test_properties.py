@@ -30,8 +30,8 @@ answer_chances = st.sampled_from([0.3, 0.75, 1.0])
 SETTINGS: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 
-def play_checked(players: int, seed: int, end_chance: float, answer_chance: float) -> Game:
-    g = Game(CONTENT, RULES, players=players, seed=seed)
+def play_checked(players: int, seed: int, end_chance: float, answer_chance: float, rules: Any = RULES) -> Game:
+    g = Game(CONTENT, rules, players=players, seed=seed)
     agents = [RandomAgent(seed * 31 + i, end_chance=end_chance, answer_chance=answer_chance) for i in range(players)]
     total = None
     req = g.start()
@@ -97,6 +97,14 @@ def test_two_player_games_keep_invariants(seed: int, end_chance: float, answer_c
 @given(seed=seeds, end_chance=end_chances, answer_chance=answer_chances)
 def test_eight_player_games_keep_invariants(seed: int, end_chance: float, answer_chance: float) -> None:
     g = play_checked(8, seed, end_chance, answer_chance)
+    assert_finished(g)
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(seed=seeds, end_chance=end_chances, answer_chance=answer_chances, players=st.sampled_from([3, 5, 8]))
+def test_maneuvering_games_keep_invariants(seed: int, end_chance: float, answer_chance: float, players: int) -> None:
+    # 军争: natures, the chained state and its transmission, recast, Wine, equipment that leaves
+    g = play_checked(players, seed, end_chance, answer_chance, CONTENT.ruleset("maneuvering"))
     assert_finished(g)
 
 
