@@ -157,14 +157,15 @@ class RespondEvent(Event):
     """A player is asked to use or play a card (a response window)."""
 
     kind = "respond"
-    FIELDS = {"player": "player", "pattern": "sym:card", "mode": "text", "card": "card",
+    FIELDS = {"player": "player", "pattern": "sym:card", "patterns": "syms:card", "mode": "text", "card": "card",
               "against": "card", "source": "player", "beneficiary": "player"}
 
     def __init__(self, player: Player, pattern: str, mode: str, against: Optional[AnyCard],
                  source: Optional[Player], beneficiary: Optional[Player]) -> None:
         super().__init__()
         self.player = player
-        self.pattern = pattern
+        self.pattern = pattern  # the kinds asked for, joined by '/' (jink, or jink/slash)
+        self.patterns = pattern.split("/")  # each kind asked for: `jink in event.patterns`
         self.mode = mode
         self.against = against
         self.source = source
