@@ -464,8 +464,8 @@ class Compiler:
         """``CARD is NAME``: the card is a NAME or of its family (a thunder Slash is a slash)."""
         card = self.expect(node.left, scope, "card", "a card")
         assert isinstance(node.right, A.Name)
-        name_fn = self.symbol_name(node.right.id, node.right.pos, "card", "card name")
-        name = name_fn(None)  # type: ignore[arg-type]
+        self.symbol_name(node.right.id, node.right.pos, "card", "card name")  # reports an unknown name
+        name = self.canonical(node.right.id)
         if node.op == "is":
             return (lambda f: _card_is_a(card(f), name)), "bool"
         return (lambda f: not _card_is_a(card(f), name)), "bool"
@@ -892,10 +892,8 @@ class Compiler:
         if s.card is not None:
             card = (_const(None) if isinstance(s.card, A.Const) and s.card.value is None
                     else self.expect(s.card, scope, "card", "the card that causes the damage"))
-        nat = nature
-
         def run(f: Frame) -> Any:
-            return ops.damage(f, source(f), target(f), amount(f), nat(f) if nat else None,
+            return ops.damage(f, source(f), target(f), amount(f), nature(f) if nature else None,
                               card=card(f) if card is not None else ops.NO_CARD)
 
         return True, run

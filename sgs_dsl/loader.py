@@ -474,13 +474,12 @@ class Loader:
             while cur is not None and cur.parent is not None:
                 up: str = cur.parent
                 if up not in cards:
-                    self.err(doc, path + ("is",), "E300", f"unknown card '{cur.parent}'"
-                                                          f"{did_you_mean(cur.parent, cards)}")
+                    self.err(doc, path + ("is",), "E300", f"unknown card '{up}'{did_you_mean(up, cards)}")
                     cur = None
                     break
-                if cur.parent in chain:
+                if up in chain:
                     self.err(doc, path + ("is",), "E311", f"card '{kind.id}' is a kind of itself: "
-                                                          + " -> ".join([*chain, cur.parent]))
+                                                          + " -> ".join([*chain, up]))
                     cur = None
                     break
                 chain.append(up)

@@ -36,10 +36,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
     from .model import Card, Player
 
-#: the zones a filter may name; ``judgement`` is a player's own judge cards
-FILTER_ZONES = ("hand", "equip", "judge", "judgement")
-
-
 class CardView:
     """Per game: which players' filter skills are active, and how a card is seen."""
 

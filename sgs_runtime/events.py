@@ -201,10 +201,6 @@ class DamageEvent(Event):
         self.copy_of = copy_of
         self.done = False  # HP went down
 
-    def label(self) -> str:
-        src = self.source.name if self.source is not None else "none"
-        return f"{self.amount} {self.nature} damage from {src} to {self.target.name}"
-
 
 class RecoverEvent(Event):
     kind = "recover"

@@ -80,25 +80,22 @@ class Card:
         self.origin = ""
         self.view: Optional[CardView] = None  # the game's, once the card is in a game
 
+    def _seen(self) -> Optional[tuple[CardKind, str]]:
+        """``(kind, suit)`` when a filter skill makes the card look otherwise than printed."""
+        ident = self.view
+        return ident.look(self) if ident is not None and ident.active else None
+
     @property
     def kind(self) -> CardKind:
         if self.face is not None:
             return self.face
-        ident = self.view
-        if ident is not None and ident.active:
-            seen = ident.look(self)
-            if seen is not None:
-                return seen[0]
-        return self.base
+        seen = self._seen()
+        return seen[0] if seen is not None else self.base
 
     @property
     def suit(self) -> str:
-        ident = self.view
-        if ident is not None and ident.active:
-            seen = ident.look(self)
-            if seen is not None:
-                return seen[1]
-        return self.printed_suit
+        seen = self._seen()
+        return seen[1] if seen is not None else self.printed_suit
 
     @property
     def name(self) -> str:
