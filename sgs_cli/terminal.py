@@ -12,6 +12,7 @@ from typing import Any, Optional, Sequence
 
 import click
 
+from sgs_runtime.seatview import ask_agent
 from sgs_runtime.agents import RandomAgent
 from sgs_runtime.definitions import Content, Ruleset
 from sgs_runtime.game import Game
@@ -104,7 +105,7 @@ class HumanAgent:
                 except IndexError:
                     secondary = []
             return PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards,
-                              targets=targets, view_as=opt.view_as, secondary=secondary)
+                              targets=targets, view_as=opt.view_as, secondary=secondary, as_card=opt.as_card)
         if isinstance(req, RespondRequest):
             click.echo(req.prompt)
             idx = _pick("answer with", [o.label for o in req.options], allow_none="do not answer")
@@ -117,7 +118,7 @@ class HumanAgent:
             pool, lo, hi = req.card_choices(ropt)
             picks = _pick_many("cards", [c.label() for c in pool], lo, hi if hi is not None else len(pool))
             return Response(skill=ropt.skill.id if ropt.skill else None, cards=[pool[i] for i in picks],
-                            view_as=ropt.view_as)
+                            view_as=ropt.view_as, as_card=ropt.as_card)
         if isinstance(req, ConfirmRequest):
             return click.confirm(req.prompt, default=True)
         if isinstance(req, CardsRequest):
@@ -150,7 +151,7 @@ def play_terminal(content: Content, rules: Ruleset, players: int, seed: int, sea
             for line in story(game.log[shown:]):
                 click.echo(line)
             shown = len(game.log)
-            req = game.answer(agents[req.player.seat].decide(req, game))
+            req = game.answer(ask_agent(game, agents[req.player.seat], req))
         for line in story(game.log[shown:]):
             click.echo(line)
         assert game.result is not None

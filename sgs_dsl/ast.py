@@ -409,6 +409,65 @@ class RevealRole(Action):
 
 
 @dataclass
+class SkillChange(Action):
+    """``p gains skill X`` / ``p loses skill X`` [until turn_end | phase_end | round_end]."""
+
+    skill: str = ""
+    skill_pos: Pos = (0, 0)
+    gain: bool = True
+    until: Optional[str] = None
+    until_pos: Pos = (0, 0)
+
+
+@dataclass
+class Invalidate(Action):
+    """``invalidate p skills`` / ``invalidate p skill X`` [until ...]."""
+
+    player: Expr = field(default=None)  # type: ignore[assignment]
+    skill: Optional[str] = None
+    skill_pos: Pos = (0, 0)
+    until: Optional[str] = None
+    until_pos: Pos = (0, 0)
+
+
+@dataclass
+class Forbid(Action):
+    """``forbid p use, play, discard cards where COND [until ...]``."""
+
+    player: Expr = field(default=None)  # type: ignore[assignment]
+    actions: list[tuple[str, Pos]] = field(default_factory=list)
+    where: Optional[Expr] = None
+    until: Optional[str] = None
+    until_pos: Pos = (0, 0)
+
+
+@dataclass
+class Kill(Action):
+    """``kill p [by q]``: the player dies, with the death's timings."""
+
+    player: Expr = field(default=None)  # type: ignore[assignment]
+    by: Optional[Expr] = None
+
+
+@dataclass
+class PutNamedPile(Action):
+    """``put X into p pile NAME``."""
+
+    cards: Expr = field(default=None)  # type: ignore[assignment]
+    player: Expr = field(default=None)  # type: ignore[assignment]
+    pile: str = ""
+    pile_pos: Pos = (0, 0)
+
+
+@dataclass
+class LookAt(Action):
+    """``look at X as seen``: the acting player sees the cards, privately (攻心)."""
+
+    cards: Expr = field(default=None)  # type: ignore[assignment]
+    as_name: str = ""
+
+
+@dataclass
 class Revive(Action):
     """A dead player returns as another hero (转世)."""
 

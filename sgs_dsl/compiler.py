@@ -94,6 +94,23 @@ def _const(value: Any) -> ExprFn:
     return lambda f: value
 
 
+#: durations of a change: the scope it lasts until
+UNTIL = {"turn_end": "turn", "phase_end": "phase", "round_end": "round"}
+#: what a prohibition may forbid
+BAN_ACTIONS = ("use", "play", "discard", "target")
+
+#: functions over 'x from list' with a key as their second argument
+KEYED = ("max", "min", "most", "least", "distinct")
+
+
+def _distinct(xs: Any) -> list[Any]:
+    out: list[Any] = []
+    for x in xs:
+        if x not in out:
+            out.append(x)
+    return out
+
+
 class Compiler:
     def __init__(self, env: Env, file: str) -> None:
         self.env = env
@@ -258,6 +275,17 @@ class Compiler:
             return _const(None), "any"
         name = node.func.id
         args = node.args
+        if args and isinstance(args[0], A.Comprehension) and name in KEYED:
+            if len(args) > 2:
+                self.error(node.pos, "E305", f"'{name}' takes a list and a key: {name}(x from list, key)")
+            return self._keyed(name, args[0], args[1] if len(args) > 1 else None, scope)  # type: ignore[arg-type]
+        if name in ("distinct", "most", "least") and args and not isinstance(args[0], A.Comprehension):
+            if len(args) != 1:
+                self.error(node.pos, "E305", f"'{name}' takes one list, or 'x from list' and a key")
+            fn, t = self.expr(args[0], scope) if args else (_const([]), "list")
+            if name != "distinct":
+                self.error(node.pos, "E305", f"'{name}' needs a key: {name}(x from list, key)")
+            return (lambda f: _distinct(fn(f) or [])), t
         if args and isinstance(args[0], A.Comprehension):
             if name not in COMPREHENSIONS:
                 self.error(node.pos, "E305", f"'{name}' does not take 'x from list where ...'"
@@ -397,6 +425,55 @@ class Compiler:
         if func == "first":
             return (lambda f: (lambda xs: xs[0] if xs else None)(select(f))), elem
         return select, t if t in ("players", "cards") else list_type(elem)
+
+    def _keyed(self, func: str, comp: A.Comprehension, key: Optional[A.Expr], scope: Scope) -> tuple[ExprFn, str]:
+        """``max/min(x from xs, key)``: the largest/smallest key; ``most/least``: the items that have it;
+        ``distinct(x from xs, key)``: the different keys, in order."""
+        select, t = self._comprehension("select", comp, scope)
+        inner = scope.child()
+        elem = element_type(t)
+        inner.vars[comp.var] = elem
+        var = comp.var
+        if key is None:
+            keyfn: ExprFn = lambda f: f.vars[var]  # noqa: E731
+            kt = elem
+        else:
+            keyfn, kt = self.expr(key, inner)
+            if func in ("max", "min", "most", "least") and not _compatible(kt, "num"):
+                self.error(key.pos, "E301", f"the key of '{func}' must be a number, but this is {_describe(kt)}")
+
+        def keys(f: Frame) -> list[tuple[Any, Any]]:
+            xs = select(f)
+            saved = f.vars.get(var, MISSING)
+            out = []
+            try:
+                for x in xs:
+                    f.vars[var] = x
+                    out.append((x, keyfn(f)))
+            finally:
+                if saved is MISSING:
+                    f.vars.pop(var, None)
+                else:
+                    f.vars[var] = saved
+            return out
+
+        if func == "distinct":
+            return (lambda f: _distinct([k for _, k in keys(f)])), list_type(kt) if kt not in ("any",) else "list"
+        if func in ("max", "min"):
+            pick = max if func == "max" else min
+
+            def best(f: Frame) -> Any:
+                ks = [k or 0 for _, k in keys(f)]
+                return pick(ks) if ks else 0
+            return best, "num"
+
+        def items(f: Frame) -> list[Any]:
+            got = keys(f)
+            if not got:
+                return []
+            target = (max if func == "most" else min)(k or 0 for _, k in got)
+            return [x for x, k in got if (k or 0) == target]
+        return items, t if t in ("players", "cards") else list_type(elem)
 
     def _e_Comprehension(self, node: A.Comprehension, scope: Scope) -> tuple[ExprFn, str]:
         return self._comprehension("select", node, scope)
@@ -1060,6 +1137,61 @@ class Compiler:
     def _s_RevealRole(self, s: A.RevealRole, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         who = self._subject(s, scope)
         return False, lambda f: ops.reveal_role(f, who(f))
+
+    def _until(self, name: Optional[str], pos: A.Pos) -> Optional[str]:
+        if name is None:
+            return None
+        if name not in UNTIL:
+            self.error(pos, "E300", f"unknown duration '{name}'{did_you_mean(name, UNTIL)}: "
+                                    f"say {', '.join(UNTIL)}")
+            return None
+        return UNTIL[name]
+
+    def _s_SkillChange(self, s: A.SkillChange, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
+        who = self._subject(s, scope)
+        skill = self.symbol_name(s.skill, s.skill_pos, "skill", "skill")
+        until, gain = self._until(s.until, s.until_pos), s.gain
+        return False, lambda f: ops.change_skill(f, who(f), skill(f), gain, until)
+
+    def _s_Invalidate(self, s: A.Invalidate, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
+        player = self._player(s.player, scope, "the player whose skills are invalid")
+        skill = self.symbol_name(s.skill, s.skill_pos, "skill", "skill") if s.skill is not None else _const(None)
+        until = self._until(s.until, s.until_pos)
+        return False, lambda f: ops.invalidate(f, player(f), skill(f), until)
+
+    def _s_Forbid(self, s: A.Forbid, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
+        player = self._player(s.player, scope, "the player bound by the prohibition")
+        actions = []
+        for name, pos in s.actions:
+            if name not in BAN_ACTIONS:
+                self.error(pos, "E300", f"'{name}' is not something a prohibition forbids"
+                                        f"{did_you_mean(name, BAN_ACTIONS)}: say {', '.join(BAN_ACTIONS)}")
+            actions.append(name)
+        inner = scope.child()
+        inner.vars["it"] = "card"
+        inner.vars["user"] = "player"
+        cond = self.condition(s.where, inner) if s.where is not None else None
+        until, what = self._until(s.until, s.until_pos), frozenset(actions)
+        return False, lambda f: ops.forbid(f, player(f), what, cond, until)
+
+    def _s_Kill(self, s: A.Kill, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
+        player = self._player(s.player, scope, "the player who dies")
+        by = self._player(s.by, scope, "the killer") if s.by is not None else None
+        return True, lambda f: ops.kill(f, player(f), by(f) if by is not None else None)
+
+    def _s_PutNamedPile(self, s: A.PutNamedPile, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
+        cards, player = self._cards(s.cards, scope), self._player(s.player, scope)
+        pile = self.symbol_name(s.pile, s.pile_pos, "pile", "pile (declare it under a skill's 'piles:')")
+        return True, lambda f: ops.put_named_pile(f, cards(f), player(f), pile(f))
+
+    def _s_LookAt(self, s: A.LookAt, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
+        who, cards, name = self._subject(s, scope), self._cards(s.cards, scope), s.as_name
+        scope.vars[name] = "cards"
+
+        def run(f: Frame) -> None:
+            f.vars[name] = ops.look_at(f, who(f), cards(f))
+
+        return False, run
 
     def _s_Revive(self, s: A.Revive, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         player = self._player(s.player, scope, "the player who returns")

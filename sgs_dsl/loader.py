@@ -165,6 +165,10 @@ class _RulesPart:
     fields: dict[str, Any] = field(default_factory=dict)
 
 
+#: words a view-as may name instead of card ids: every such kind of the game's deck
+VIEW_AS_GROUPS = ("basic", "trick")
+
+
 class Loader:
     """Builds :class:`~sgs_runtime.definitions.Content` from files."""
 
@@ -322,6 +326,8 @@ class Loader:
                             env.aliases[a] = sk["id"]
                         for mname, mdef in (sk.get("marks") or {}).items():
                             self._mark(mname, mdef)
+                        for pname, pdef in (sk.get("piles") or {}).items():
+                            self._pile(pname, pdef)
                 for mname, mdef in (d.get("marks") or {}).items():
                     self._mark(mname, mdef)
                 for qname, q in (d.get("quantities") or {}).items():
@@ -360,6 +366,11 @@ class Loader:
         mdef = mdef or {}
         self.env.marks.add(name)
         self.content.marks[name] = D.MarkDef(name, mdef.get("reset", "never"), bool(mdef.get("visible", False)))
+
+    def _pile(self, name: str, pdef: Any) -> None:
+        pdef = pdef or {}
+        self.env.add("pile", [name])
+        self.content.piles[name] = D.PileDef(name, _text(pdef.get("name")), pdef.get("face", "up"))
 
     # ------------------------------------------------------------ compile
 
@@ -616,6 +627,23 @@ class Loader:
             sk.active = self.compile_active(doc, path + ("active",), raw["active"])
         for i, st in enumerate(raw.get("static", []) or []):
             self.compile_static(doc, path + ("static", i), st, sk)
+        grants = raw.get("grants")
+        if grants is not None:
+            items = [(path + ("grants",), grants)] if isinstance(grants, dict) else [
+                (path + ("grants", i), g) for i, g in enumerate(grants)]
+            for gpath, graw in items:
+                sid = self.env.aliases.get(graw["skill"], graw["skill"])
+                if "skill" not in self.env.symbols.get(sid, set()):
+                    self.err(doc, gpath + ("skill",), "E300",
+                             f"unknown skill '{graw['skill']}'{did_you_mean(graw['skill'], self.env.names_in('skill'))}")
+                cond = self.expr(doc, gpath + ("to",), Scope({"me": "player", "it": "player"}))
+                sk.grants.append(D.Grant(sid, cond))
+        if raw.get("copies") is not None:
+            src = self.expr(doc, path + ("copies", "from"), Scope({"me": "player"}))
+            if src is not None:
+                sk.copies = D.Copy(src, bool(raw["copies"].get("lord_only", True)))
+        if raw.get("invalidates") is not None:
+            sk.invalidates = D.Invalidation(self.expr(doc, path + ("invalidates", "if"), Scope({"me": "player"})))
         flts = raw.get("filter")
         if flts is not None:
             items = [(path + ("filter",), flts)] if isinstance(flts, dict) else [
@@ -675,10 +703,20 @@ class Loader:
         return D.CardChoice(lo, None if hi is None else int(hi), tuple(raw.get("from", ["hand"])), flt)
 
     def compile_view_as(self, doc: Document, path: PathKey, raw: dict[str, Any]) -> Optional[D.ViewAs]:
-        cid = self._card_ref(doc, path + ("card",), raw["card"])
+        names: list[str] = []
+        for i, n in enumerate(raw.get("names") or []):
+            names.append(n if n in VIEW_AS_GROUPS else self._card_ref(doc, path + ("names", i), n))
+        cid = self._card_ref(doc, path + ("card",), raw["card"]) if raw.get("card") else ""
+        if not cid:
+            cid = next((n for n in names if n not in VIEW_AS_GROUPS), "")
         choice = self.compile_choice(doc, path + ("cards",), raw["cards"])
         cond = self.expr(doc, path + ("if",), Scope({"me": "player", "against": "card"}))
-        return D.ViewAs(cid, choice, frozenset(raw.get("modes", ["use", "play"])), cond)
+        limit = None
+        if raw.get("limit"):
+            n_, _, scope_name = raw["limit"].split()
+            limit = D.Limit(int(n_), scope_name)
+        return D.ViewAs(cid, choice, frozenset(raw.get("modes", ["use", "play"])), cond,
+                        names=tuple(names), limit=limit, face_down=bool(raw.get("face_down", False)))
 
     def compile_active(self, doc: Document, path: PathKey, raw: dict[str, Any]) -> Optional[D.ActiveSpec]:
         as_card = self._card_ref(doc, path + ("targets_as",), raw["targets_as"]) if raw.get("targets_as") else None

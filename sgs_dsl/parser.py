@@ -432,6 +432,57 @@ class _Builder(Transformer[Token, Any]):
     def act(self, meta: Any, items: list[Any]) -> A.Act:
         return A.Act(self._p(meta), None, "act")
 
+    def _until(self, tok: Any) -> tuple[Optional[str], A.Pos]:
+        return (str(tok), self._tpos(tok)) if tok is not None else (None, (0, 0))
+
+    def until(self, meta: Any, items: list[Any]) -> Any:
+        return items[0]
+
+    def gain_skill(self, meta: Any, items: list[Any]) -> A.SkillChange:
+        until, upos = self._until(items[1])
+        return A.SkillChange(self._p(meta), None, "gain", skill=str(items[0]), skill_pos=self._tpos(items[0]),
+                             gain=True, until=until, until_pos=upos)
+
+    def lose_skill(self, meta: Any, items: list[Any]) -> A.SkillChange:
+        until, upos = self._until(items[1])
+        return A.SkillChange(self._p(meta), None, "lose", skill=str(items[0]), skill_pos=self._tpos(items[0]),
+                             gain=False, until=until, until_pos=upos)
+
+    def invalidate_all(self, meta: Any, items: list[Any]) -> A.Invalidate:
+        until, upos = self._until(items[1])
+        return A.Invalidate(self._p(meta), None, "invalidate", player=items[0], until=until, until_pos=upos)
+
+    def invalidate_one(self, meta: Any, items: list[Any]) -> A.Invalidate:
+        until, upos = self._until(items[2])
+        return A.Invalidate(self._p(meta), None, "invalidate", player=items[0], skill=str(items[1]),
+                            skill_pos=self._tpos(items[1]), until=until, until_pos=upos)
+
+    def forbid(self, meta: Any, items: list[Any]) -> A.Forbid:
+        # player, action names..., the card noun (None), where or None, until or None
+        player, names, where, until_tok = items[0], items[1:-3], items[-2], items[-1]
+        until, upos = self._until(until_tok)
+        return A.Forbid(self._p(meta), None, "forbid", player=player, actions=list(names), where=where,
+                        until=until, until_pos=upos)
+
+    def ban_word(self, meta: Any, items: list[Any]) -> tuple[str, A.Pos]:
+        return str(items[0]), self._tpos(items[0])
+
+    def ban_use(self, meta: Any, items: list[Any]) -> tuple[str, A.Pos]:
+        return "use", self._p(meta)
+
+    def ban_discard(self, meta: Any, items: list[Any]) -> tuple[str, A.Pos]:
+        return "discard", self._p(meta)
+
+    def kill(self, meta: Any, items: list[Any]) -> A.Kill:
+        return A.Kill(self._p(meta), None, "kill", player=items[0], by=items[1])
+
+    def put_named_pile(self, meta: Any, items: list[Any]) -> A.PutNamedPile:
+        return A.PutNamedPile(self._p(meta), None, "put", cards=items[0], player=items[1], pile=str(items[2]),
+                              pile_pos=self._tpos(items[2]))
+
+    def look_at(self, meta: Any, items: list[Any]) -> A.LookAt:
+        return A.LookAt(self._p(meta), None, "look", cards=items[0], as_name=items[1])
+
     def revive(self, meta: Any, items: list[Any]) -> A.Revive:
         return A.Revive(self._p(meta), None, "revive", player=items[0], hero=items[1], hp=items[2])
 

@@ -304,7 +304,7 @@ class _Script:
         if "as" in d:
             want = self.case.content.canonical(d["as"])
             for i, va in enumerate(skill.view_as):
-                if va.card == want:
+                if want in va.kinds or va.card == want or (va.names and any(n in ("basic", "trick") for n in va.names)):
                     return i
             raise CaseFailure(self.case._at(where, f"{sid} cannot make a {d['as']}"))
         if skill.active is not None and not skill.view_as:
@@ -324,7 +324,8 @@ class _Script:
         sid = self.case.content.canonical(d["skill"])
         cards = [self.find_card(t, self.seat_cards(p), where) for t in d.get("cards", [])]
         return PlayAction(skill=sid, cards=cards, targets=self._targets(d, "targets", where),
-                          view_as=self._view_as_index(sid, d, where), secondary=self._targets(d, "then", where))
+                          view_as=self._view_as_index(sid, d, where), secondary=self._targets(d, "then", where),
+                          as_card=self.case.content.canonical(d["as"]) if "as" in d else None)
 
     def response(self, req: RespondRequest, d: dict[str, Any], where: tuple[Any, ...]) -> Response:
         p = req.player
@@ -333,7 +334,9 @@ class _Script:
         sid = self.case.content.canonical(d["skill"])
         cards = [self.find_card(t, self.seat_cards(p), where) for t in d.get("cards", [])]
         return Response(skill=sid, cards=cards, view_as=self._view_as_index(sid, d, where) if "as" in d else
-                        next((o.view_as for o in req.options if o.skill is not None and o.skill.id == sid), 0))
+                        next((o.view_as for o in req.options if o.skill is not None and o.skill.id == sid), 0),
+                        as_card=self.case.content.canonical(d["as"]) if "as" in d else
+                        next((o.as_card for o in req.options if o.skill is not None and o.skill.id == sid), None))
 
     def leftovers(self) -> list[str]:
         out = []

@@ -1,6 +1,7 @@
 """Agents answer requests. :class:`RandomAgent` picks uniformly among legal answers.
 
-An agent is anything with ``decide(request, game) -> answer``. Agents choose
+An agent is anything with ``decide(request, view) -> answer``: the view is its seat's
+(:class:`~sgs_runtime.seatview.SeatView`), and cards it may not see are place holders. Agents choose
 only among what the request offers, so they cannot break a rule; the game
 checks every answer anyway. Each agent has its own seeded random generator, so
 a game is reproduced by its seed.
@@ -167,7 +168,7 @@ class RandomAgent(Agent):
             except IndexError:  # the card needs no further player (or none is left)
                 secondary = []
         return PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards, targets=targets,
-                          view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as,
+                          view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as, as_card=opt.as_card,
                           secondary=secondary)
 
     def _respond(self, req: RespondRequest) -> Optional[Response]:
@@ -181,7 +182,7 @@ class RandomAgent(Agent):
         got = self._choose_cards(pool, lo, hi, lambda chosen, c: req.card_step(opt, chosen, c))  # type: ignore[misc]
         if got is None:
             return None
-        ans = Response(skill=opt.skill.id if opt.skill else None, cards=got, view_as=opt.view_as)
+        ans = Response(skill=opt.skill.id if opt.skill else None, cards=got, view_as=opt.view_as, as_card=opt.as_card)
         try:
             req.check(ans)
         except IllegalDecision:

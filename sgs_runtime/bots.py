@@ -27,8 +27,8 @@ from .agents import Agent, pick_in_order, valid_players
 from .definitions import AiHints, CardKind
 from .errors import IllegalDecision
 from .events import UseEvent
-from .frame import Frame
 from .model import AnyCard, Card, Player
+from .seatview import SeatView, as_view
 from .requests import (
     ArrangeRequest,
     CardsRequest,
@@ -60,25 +60,25 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(seed)
         self.seen = 0
         self.suspicion: dict[int, float] = {}  # seat -> how rebel-like (> 0) or loyal-like (< 0)
-        self.game: Optional["Game"] = None
+        self.view: Optional["SeatView"] = None
         self.me: Optional[Player] = None
 
     # ------------------------------------------------------------------ reading the table
 
     def lord(self) -> Optional[Player]:
-        assert self.game is not None
-        for p in self.game.players:
-            rdef = self.game.rules.roles.get(p.role)
+        assert self.view is not None
+        for p in self.view.players:
+            rdef = self.view.rules.roles.get(p.role)
             if p.role_revealed and rdef is not None and rdef.lord_skills:
                 return p
         return None
 
     def _known_side(self, p: Player) -> Optional[float]:
         """+1 against the lord, -1 for the lord, from a revealed role; None if unknown."""
-        assert self.game is not None
+        assert self.view is not None
         if not p.role_revealed:
             return None
-        rdef = self.game.rules.roles.get(p.role)
+        rdef = self.view.rules.roles.get(p.role)
         if rdef is None:
             return None
         return {"lord": -3.0 if rdef.lord_skills else -2.0, "rebel": 2.0}.get(rdef.side, 0.0)
@@ -90,8 +90,8 @@ class HeuristicAgent(Agent):
             return known
         return self.suspicion.get(p.seat, 0.0)
 
-    def observe(self, game: "Game") -> None:
-        self.game = game
+    def observe(self, game: "SeatView") -> None:
+        self.view = game
         lord = self.lord()
         for what, src, dst, kind_id, amount in game.public[self.seen:]:
             kind = game.content.cards.get(kind_id)
@@ -113,11 +113,11 @@ class HeuristicAgent(Agent):
     def hostility(self, p: Player) -> float:
         """How much this bot wants to harm ``p`` (< 0: wants to help)."""
         me = self.me
-        assert me is not None and self.game is not None
+        assert me is not None and self.view is not None
         if p is me:
             return -5.0
         lord = self.lord()
-        my_rdef = self.game.rules.roles.get(me.role)
+        my_rdef = self.view.rules.roles.get(me.role)
         lean = self.side(p)
         if my_rdef is not None and my_rdef.lord_skills:  # the lord
             return max(-2.0, min(3.0, lean))
@@ -131,7 +131,7 @@ class HeuristicAgent(Agent):
                 return 4.0
             return max(-2.0, min(3.0, -lean))
         # the traitor: keep the balance, the lord last
-        alive = [q for q in self.game.alive() if q is not me]
+        alive = [q for q in self.view.alive() if q is not me]
         if p is lord:
             return 3.0 if len(alive) == 1 else -0.5
         rebels = sum(1 for q in alive if self.side(q) > 0.3)
@@ -142,8 +142,8 @@ class HeuristicAgent(Agent):
 
     def _my_side(self) -> str:
         """lord / rebel / alone: the side my role plays for (the rules' role data)."""
-        assert self.me is not None and self.game is not None
-        rdef = self.game.rules.roles.get(self.me.role)
+        assert self.me is not None and self.view is not None
+        rdef = self.view.rules.roles.get(self.me.role)
         return rdef.side if rdef is not None else "alone"
 
     def friend(self, p: Player) -> bool:
@@ -168,9 +168,9 @@ class HeuristicAgent(Agent):
 
     # ------------------------------------------------------------------ dispatch
 
-    def decide(self, request: Request, game: "Game") -> Any:
+    def decide(self, request: Request, game: "Game | SeatView") -> Any:
         self.me = request.player
-        self.observe(game)
+        self.observe(as_view(game, request.player.seat))
         try:
             if isinstance(request, PlayRequest):
                 return self.play(request)
@@ -213,23 +213,23 @@ class HeuristicAgent(Agent):
         return best[1]
 
     def _kind_of(self, opt: PlayOption) -> tuple[Optional[CardKind], AiHints]:
-        assert self.game is not None
+        assert self.view is not None
         if opt.card is not None:
             return opt.card.kind, opt.card.kind.ai
         if opt.skill is not None and not opt.active and opt.as_card:
-            kind = self.game.content.cards.get(opt.as_card)
+            kind = self.view.content.cards.get(opt.as_card)
             return kind, self.hints(kind)
         if opt.skill is not None:
             return None, opt.skill.ai
         return None, NO_HINTS
 
     def evaluate(self, req: PlayRequest, opt: PlayOption) -> Optional[tuple[float, PlayAction]]:
-        assert self.me is not None and self.game is not None and req.target_choices and req.card_choices
+        assert self.me is not None and self.view is not None and req.target_choices and req.card_choices
         me = self.me
         if opt.recast:  # 重铸: worth a little, when nothing better is to be done with the card
             return 0.5, PlayAction(card=opt.card, recast=True)
         kind, hints = self._kind_of(opt)
-        if hints.when is not None and not hints.when(Frame(self.game, {"me": me, "card": opt.card})):
+        if hints.when is not None and not hints.when(self.view.frame({"me": me, "card": opt.card})):
             return None
         cards: list[Card] = []
         if opt.card is None:
@@ -268,12 +268,12 @@ class HeuristicAgent(Agent):
         if opt.card is None and cards:
             score -= 0.2 * sum(self.value(c) for c in cards) / max(1, len(cards))
         action = PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards, targets=targets,
-                            view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as,
+                            view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as, as_card=opt.as_card,
                             secondary=secondary)
         return score, action
 
     def _fixed_score(self, opt: PlayOption, kind: Optional[CardKind], hints: AiHints, base: float) -> Optional[float]:
-        assert self.me is not None and self.game is not None
+        assert self.me is not None and self.view is not None
         me = self.me
         spec = kind.use.targets if kind is not None and kind.use is not None else None
         mode = spec.mode if spec is not None else "none"
@@ -287,7 +287,7 @@ class HeuristicAgent(Agent):
                 return base + 2 if me.wounded else None
             return base + 1 if intent in (None, "gain") else base
         if mode in ("others", "all"):
-            others = [p for p in self.game.alive() if mode == "all" or p is not me]
+            others = [p for p in self.view.alive() if mode == "all" or p is not me]
             if intent == "harm":
                 total = sum(self.hostility(p) for p in others if p is not me)
                 return base + total if total > 0.5 else None
@@ -312,9 +312,9 @@ class HeuristicAgent(Agent):
         return base + 4, PlayAction(card=card)
 
     def _pick_targets(self, cands: Sequence[Player], lo: int, hi: int, hints: AiHints) -> Optional[list[Player]]:
-        if hints.aim is not None and self.game is not None:
+        if hints.aim is not None and self.view is not None:
             aim = hints.aim
-            cands = [p for p in cands if aim(Frame(self.game, {"me": self.me, "target": p}))]
+            cands = [p for p in cands if aim(self.view.frame({"me": self.me, "target": p}))]
         if not cands:
             return None
         if hints.targets == "friend" or hints.intent == "help":
@@ -345,10 +345,10 @@ class HeuristicAgent(Agent):
 
     def _original_effect(self, req: RespondRequest) -> tuple[Optional[AnyCard], int]:
         """The card whose effect a counter window is about, and how many counters are in play."""
-        assert self.game is not None
+        assert self.view is not None
         depth = 0
         original: Optional[AnyCard] = req.against
-        for ev in reversed(self.game.stack):
+        for ev in reversed(self.view.stack):
             if isinstance(ev, UseEvent):
                 if ev.counter:
                     depth += 1
@@ -369,7 +369,7 @@ class HeuristicAgent(Agent):
         return True
 
     def respond(self, req: RespondRequest) -> Optional[Response]:
-        assert self.me is not None and self.game is not None
+        assert self.me is not None and self.view is not None
         me = self.me
         if not req.options:
             return None
@@ -393,11 +393,11 @@ class HeuristicAgent(Agent):
 
     def _is_counter(self, req: RespondRequest) -> bool:
         """Whether this window asks for a card that cancels ``against``'s effect (无懈可击)."""
-        assert self.game is not None
+        assert self.view is not None
         if req.against is None:
             return False
         kinds = [o.card.kind for o in req.options if o.card is not None]
-        kinds += [self.game.content.cards[o.as_card] for o in req.options if o.as_card]
+        kinds += [self.view.content.cards[o.as_card] for o in req.options if o.as_card]
         return any(k.use is not None and req.against.type in k.use.counters for k in kinds)
 
     def _answer(self, req: RespondRequest) -> Optional[Response]:
@@ -412,7 +412,7 @@ class HeuristicAgent(Agent):
                                    lambda chosen, c, o=opt: bool(req.card_step and req.card_step(o, chosen, c)),
                                    want=lo)
             if cards is not None:
-                ans = Response(skill=opt.skill.id if opt.skill else None, cards=cards, view_as=opt.view_as)
+                ans = Response(skill=opt.skill.id if opt.skill else None, cards=cards, view_as=opt.view_as, as_card=opt.as_card)
                 try:
                     req.check(ans)
                     return ans
@@ -421,10 +421,10 @@ class HeuristicAgent(Agent):
         return None
 
     def confirm(self, req: ConfirmRequest) -> bool:
-        assert self.game is not None and self.me is not None
-        skill = self.game.content.skills.get(req.skill) if req.skill else None
+        assert self.view is not None and self.me is not None
+        skill = self.view.content.skills.get(req.skill) if req.skill else None
         if skill is not None and skill.ai.accept is not None:
-            return bool(skill.ai.accept(Frame(self.game, {"me": self.me, "event": req.event})))
+            return bool(skill.ai.accept(self.view.frame({"me": self.me, "event": req.event})))
         return True
 
     def cards(self, req: CardsRequest) -> list[Card]:
@@ -457,15 +457,15 @@ class HeuristicAgent(Agent):
 
     def _paying_pays(self) -> bool:
         """Inside my own harmful card's effect on an enemy: a card chosen now pays for the harm."""
-        assert self.game is not None
-        use = self.game.current_use()
+        assert self.view is not None
+        use = self.view.current_use()
         if use is None or use.user is not self.me or use.card.kind.ai.intent != "harm":
             return False
         return any(self.hostility(t) > 0.3 for t in use.targets)
 
     def players(self, req: PlayersRequest) -> list[Player]:
-        assert self.game is not None
-        skill = self.game.content.skills.get(req.skill) if req.skill else None
+        assert self.view is not None
+        skill = self.view.content.skills.get(req.skill) if req.skill else None
         hints = skill.ai if skill is not None else NO_HINTS
         helpful = req.purpose == "give" or hints.intent == "help" or hints.targets == "friend"
         key = (lambda p: self.hostility(p)) if helpful else (lambda p: -self.hostility(p))
@@ -480,8 +480,8 @@ class HeuristicAgent(Agent):
         return chosen
 
     def option(self, req: OptionRequest) -> int:
-        assert self.game is not None
-        heroes = self.game.content.heroes
+        assert self.view is not None
+        heroes = self.view.content.heroes
         if req.options and all(o in heroes for o in req.options):
             def score(hid: str) -> float:
                 h = heroes[hid]

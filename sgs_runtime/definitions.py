@@ -158,7 +158,7 @@ class AiHints:
 @dataclass
 class Limit:
     count: int
-    scope: str  # turn / phase / game
+    scope: str  # turn / phase / round / game
 
 
 @dataclass
@@ -192,11 +192,18 @@ class CardChoice:
 class ViewAs:
     """Use or play some of one's cards as another card."""
 
-    card: str  # card kind id it becomes
+    card: str  # card kind id it becomes (the first of ``names``)
     cards: CardChoice
     modes: frozenset[str]  # use / play
     condition: Optional[ExprFn]  # vars: me
     skill: Optional["Skill"] = None
+    names: tuple[str, ...] = ()  # every kind it may become (a view-as over a set of names)
+    limit: Optional["Limit"] = None  # uses of this view-as, per turn / phase / round / game
+    face_down: bool = False  # the cards are used face down under a claim (only the user sees them)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return self.names or (self.card,)
 
 
 @dataclass
@@ -232,8 +239,17 @@ class Prohibition:
 @dataclass
 class MarkDef:
     name: str
-    reset: str  # never / turn / phase
+    reset: str  # never / turn / phase / round
     visible: bool
+
+
+@dataclass
+class PileDef:
+    """A named pile of cards on a player (face up: everyone sees it; face down: its owner)."""
+
+    name: str
+    text: Text
+    face: str = "up"
 
 
 @dataclass
@@ -252,6 +268,29 @@ class Filter:
 
 
 @dataclass
+class Grant:
+    """A skill given to other players while its giver has this one (黄天)."""
+
+    skill: str  # the skill given
+    condition: Optional[ExprFn]  # vars: me (the giver), it (the receiver)
+
+
+@dataclass
+class Copy:
+    """Skills copied from other players, following them (伪帝: the lord's lord skills)."""
+
+    source: ExprFn  # vars: me; a player or a list of players
+    lord_only: bool = True
+
+
+@dataclass
+class Invalidation:
+    """While ``condition`` holds, the owner's other skills are invalid (缠怨)."""
+
+    condition: Optional[ExprFn]  # vars: me
+
+
+@dataclass
 class Skill:
     id: str
     name: Text
@@ -267,6 +306,9 @@ class Skill:
     prohibitions: list[Prohibition] = field(default_factory=list)
     immune: frozenset[str] = frozenset()  # "others_equipment": other players' equipment has no effect on the owner
     filters: list[Filter] = field(default_factory=list)
+    grants: list[Grant] = field(default_factory=list)
+    copies: Optional[Copy] = None
+    invalidates: Optional[Invalidation] = None
     pack: str = ""
     aliases: tuple[str, ...] = ()
     ai: AiHints = field(default_factory=AiHints)
@@ -392,6 +434,7 @@ class Content:
     hero_packs: dict[str, list[str]] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     marks: dict[str, MarkDef] = field(default_factory=dict)
+    piles: dict[str, PileDef] = field(default_factory=dict)
     signals: dict[str, str] = field(default_factory=dict)  # signal name -> subject field
     files: list[str] = field(default_factory=list)
     env: Any = None  # the names content declares, for compiling expressions later (rule cases)

@@ -118,7 +118,26 @@ class UseEvent(Event):
         self.denied: set[int] = set()  # seats that cannot respond to this card
         self.deferred: list[tuple[Any, Any, "Event"]] = []  # skills set off, fired after it (skills_after_card)
         self.settled = False  # its skills have been fired; nothing more is deferred to it
+        self.voided = False  # a trigger at card_declared voided it (蛊惑 questioned and false)
         self.ignored: set[tuple[int, str]] = set()  # (seat, slot) equipment ignored for this use
+
+
+class DeclareEvent(Event):
+    """A card is about to be used or played (打出), in the processing area, before anything else happens.
+
+    ``card_declared`` is a ``before`` timing: cancelling it voids the card (it goes to the
+    discard pile, counts as never used or played, and has no effect). A card used face down
+    under a claim (蛊惑) is questioned here."""
+
+    kind = "declare"
+    FIELDS = {"user": "player", "card": "card", "mode": "text", "targets": "players"}
+
+    def __init__(self, user: Player, card: AnyCard, mode: str, targets: Optional[list[Player]] = None) -> None:
+        super().__init__()
+        self.user = user
+        self.card = card
+        self.mode = mode  # use / play
+        self.targets = list(targets or [])
 
 
 class TargetEvent(Event):
@@ -261,13 +280,16 @@ class MoveEvent(Event):
 
 class DyingEvent(Event):
     kind = "dying"
-    FIELDS = {"player": "player", "source": "player", "damage": "event:damage"}
+    FIELDS = {"player": "player", "source": "player", "damage": "event:damage", "spared": "bool"}
+    MUTABLE = frozenset({"spared"})
+    ANY_TIME = frozenset({"spared"})
 
     def __init__(self, player: Player, source: Optional[Player], damage: Optional[DamageEvent]) -> None:
         super().__init__()
         self.player = player
         self.source = source
         self.damage = damage
+        self.spared = False  # a skill keeps the player alive at HP <= 0 (不屈): no rescue asked, no death
         self.deferred: list[tuple[Any, Any, "Event"]] = []  # the dying player's skills, fired if rescued
 
 
@@ -319,6 +341,8 @@ TIMINGS: dict[str, Timing] = {t.name: t for t in [
     _T("phase_skipped", PhaseEvent, "player", doc="a phase was skipped"),
     _T("before_draw", DrawEvent, "player", True, doc="cards are about to be drawn; count may change"),
     _T("after_draw", DrawEvent, "player", doc="cards were drawn", after=True),
+    _T("card_declared", DeclareEvent, "user", True,
+       doc="a card is about to be used or played (in the processing area); cancel voids it (蛊惑's question)"),
     _T("card_used", UseEvent, "user", doc="a card was used (it is in the processing area)", after=True),
     _T("targeting", TargetEvent, "user", doc="a use chose a target (user side, per target)"),
     _T("targeted", TargetEvent, "target", doc="a use chose a target (target side, per target)"),

@@ -5,7 +5,7 @@ A game is a generator of :mod:`requests <sgs_runtime.requests>`. Drive it::
     game = Game(content, content.ruleset(), players=5, seed=7)
     request = game.start()
     while request is not None:
-        request = game.answer(agents[request.player.seat].decide(request, game))
+        request = game.answer(ask_agent(game, agents[request.player.seat], request))
     print(game.result)
 
 or simply ``game.play(agents)``. Chance is explicit: one seeded
@@ -25,6 +25,10 @@ from .errors import GameError, IllegalDecision, LimitExceeded
 from .events import Event, UseEvent
 from .frame import GameOver
 from .cardview import CardView
+from .skillset import SkillSet
+
+if False:  # pragma: no cover - typing only
+    from .seatview import SeatView  # noqa: F401
 from .model import Card, Player, Zone
 from .requests import Request
 
@@ -112,6 +116,7 @@ class Game:
         self.current: Optional[Player] = None
         self.phase: Optional[str] = None
         self.turn_number = 0
+        self.round_number = 1
         self.stack: list[Event] = []
         self.steps = 0
         self.log: list[dict[str, Any]] = []
@@ -135,12 +140,9 @@ class Game:
         self.card_counts: dict[str, int] = {}  # card kind id -> uses and plays (simulation counts)
         self.skill_counts: dict[str, int] = {}  # skill id -> "skill" records
         self.epoch = 0
-        self._skills_cache: dict[int, list[Skill]] = {}
-        self._trigger_cache: dict[int, dict[str, list[Trigger]]] = {}
-        self._modifier_cache: dict[str, list[tuple[Player, Any, bool]]] = {}
-        self._equip_skill_ids: dict[int, set[str]] = {}
-        self._immune_cache: Optional[list[Player]] = None
-        self._owner_cache: dict[str, frozenset[int]] = {}
+        self.skillset = SkillSet(self)  # which skills each player has now
+        self._views: dict[int, Any] = {}
+        self.view_as_memo: dict[int, list[str]] = {}  # view-as over several names -> this deck's kinds
         self.card_view = CardView(self)  # how cards are seen (filter skills)
         # while options are being listed (no state changes), quantities are remembered
         self.quantity_memo: Optional[dict[tuple[Any, ...], Any]] = None
@@ -173,10 +175,12 @@ class Game:
         return self._advance(answer)
 
     def play(self, agents: Sequence[Any]) -> GameResult:
-        """Play to the end with one agent per seat (``agent.decide(request, game)``)."""
+        """Play to the end with one agent per seat; each gets only its seat's view (:mod:`seatview`)."""
+        from .seatview import ask_agent
+
         req = self.start()
         while req is not None:
-            req = self.answer(agents[req.player.seat].decide(req, self))
+            req = self.answer(ask_agent(self, agents[req.player.seat], req))
         assert self.result is not None
         return self.result
 
@@ -305,81 +309,40 @@ class Game:
                 return p
         raise GameError(f"no player is {name}")
 
+    def view_for(self, seat: int) -> "SeatView":
+        """What one seat may know of this game (given to its agent)."""
+        from .seatview import SeatView
+
+        got = self._views.get(seat)
+        if got is None:
+            got = self._views[seat] = SeatView(self, seat)
+        return got
+
     def bump(self) -> None:
         """Some player's skills may have changed (equipment, death, ignored armour): forget caches."""
         self.epoch += 1
-        self._skills_cache.clear()
-        self._trigger_cache.clear()
-        self._modifier_cache.clear()
-        self._equip_skill_ids.clear()
-        self._immune_cache = None
-        self._owner_cache.clear()
+        self.skillset.forget()
         self.card_view.forget()
 
+    # which skills a player has is the SkillSet's (skillset.py); these read it
     def active_skills(self, player: Player) -> list[Skill]:
-        """The player's skills now: hero skills plus those of equipment not ignored."""
-        got = self._skills_cache.get(player.seat)
-        if got is None:
-            got = self._skills_cache[player.seat] = self._compute_skills(player)
-        return got
+        """The player's valid skills now (see :mod:`sgs_runtime.skillset`)."""
+        return self.skillset.of(player)
 
     def triggers_at(self, player: Player, timing: str) -> list[Trigger]:
-        """The player's triggers at a timing point (skills and equipment)."""
-        index = self._trigger_cache.get(player.seat)
-        if index is None:
-            index = {}
-            for skill in self.active_skills(player):
-                for tr in skill.triggers:
-                    index.setdefault(tr.timing, []).append(tr)
-            self._trigger_cache[player.seat] = index
-        return index.get(timing, [])
+        return self.skillset.triggers_at(player, timing)
 
     def owners_at(self, timing: str) -> frozenset[int]:
-        """Seats of the players who have a trigger at a timing point now."""
-        got = self._owner_cache.get(timing)
-        if got is None:
-            got = frozenset(p.seat for p in self.players if self.triggers_at(p, timing))
-            self._owner_cache[timing] = got
-        return got
+        return self.skillset.owners_at(timing)
 
     def modifiers(self, quantity: str) -> list[tuple[Player, Any, bool]]:
-        """Every living player's modifiers of a quantity, in seat order."""
-        got = self._modifier_cache.get(quantity)
-        if got is None:
-            got = [(p, m, self.from_equipment(p, s)) for p in self.players if p.alive
-                   for s in self.active_skills(p) for m in s.modifiers if m.quantity == quantity]
-            self._modifier_cache[quantity] = got
-        return got
+        return self.skillset.modifiers(quantity)
 
     def from_equipment(self, player: Player, skill: Skill) -> bool:
-        """Whether the player has this skill through a piece of equipment (not their hero)."""
-        self.active_skills(player)
-        return skill.id in self._equip_skill_ids.get(player.seat, ())
+        return self.skillset.from_equipment(player, skill)
 
     def immune_to_equipment(self) -> list[Player]:
-        """Players whom other players' equipment does not affect (乾坤)."""
-        got = self._immune_cache
-        if got is None:
-            got = self._immune_cache = [p for p in self.players if p.alive and any(
-                "others_equipment" in s.immune for s in self.active_skills(p))]
-        return got
-
-    def _compute_skills(self, player: Player) -> list[Skill]:
-        equip_ids: set[str] = set()
-        self._equip_skill_ids[player.seat] = equip_ids
-        skills = list(player.skills)
-        if player.equip.cards:
-            ignored = self._ignored_slots(player)
-            for card in player.equip.cards:
-                eq = card.kind.equip
-                if eq is None or eq.slot in ignored:
-                    continue
-                for sid in eq.skills:
-                    sk = self.skill(sid)
-                    if sk is not None:
-                        skills.append(sk)
-                        equip_ids.add(sk.id)
-        return skills
+        return self.skillset.immune_to_equipment()
 
     def skill(self, sid: str) -> Optional[Skill]:
         """A skill by id, as these rules have it (``skill_overrides`` swap older texts in)."""

@@ -125,7 +125,7 @@ def dying(g: "Game", player: Player, source: Optional[Player], damage_ev: Option
     g.emit("dying", player=player, hp=player.hp, source=source)
     try:
         yield from fire(g, "dying", ev)
-        if player.hp <= 0 and g.rules.dying is not None:
+        if player.hp <= 0 and g.rules.dying is not None and not ev.spared:
             frame = Frame(g, {"me": player, "event": ev})
             try:
                 yield from g.rules.dying(frame)
@@ -134,7 +134,7 @@ def dying(g: "Game", player: Player, source: Optional[Player], damage_ev: Option
     finally:
         player.dying = False
         g.pop(ev)
-    if player.hp <= 0 and player.alive:
+    if player.hp <= 0 and player.alive and not ev.spared:
         yield from die(g, player, source)
     elif player.alive:
         g.emit("rescued", player=player, hp=player.hp)

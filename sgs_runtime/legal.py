@@ -57,7 +57,7 @@ def play_actions(req: PlayRequest, limit: int = 100_000) -> list[PlayAction]:
                 for secondary in _secondaries(req, opt, cards, targets):
                     action = PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards,
                                         targets=targets, secondary=secondary, recast=opt.recast,
-                                        view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as)
+                                        view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as, as_card=opt.as_card)
                     try:
                         req.check(action)
                     except IllegalDecision:

@@ -63,7 +63,7 @@ class Card:
     (:mod:`sgs_runtime.cardview`).
     """
 
-    __slots__ = ("id", "base", "face", "printed_suit", "rank", "zone", "holder", "origin", "view")
+    __slots__ = ("id", "base", "face", "printed_suit", "rank", "zone", "holder", "origin", "view", "seen", "covered")
 
     virtual = False
     skill = None
@@ -78,6 +78,8 @@ class Card:
         # in the processing area: who used, played or judged it, and where it came from
         self.holder: Optional[Player] = None
         self.origin = ""
+        self.seen = 0  # seats that know this card where others cannot see it (visibility.py)
+        self.covered = False  # face down in a public place (a private look, a claim)
         self.view: Optional[CardView] = None  # the game's, once the card is in a game
 
     def _seen(self) -> Optional[tuple[CardKind, str]]:
@@ -142,7 +144,7 @@ class VirtualCard:
     the common colour if any; of none, no suit or colour.
     """
 
-    __slots__ = ("kind", "subcards", "skill", "_suit", "_color", "_rank")
+    __slots__ = ("kind", "subcards", "skill", "_suit", "_color", "_rank", "face_down")
 
     _suit: Optional[str]
     _color: Optional[str]
@@ -153,6 +155,7 @@ class VirtualCard:
         self.kind = kind
         self.subcards = list(subcards)
         self.skill = skill
+        self.face_down = False  # used under a claim: only its user sees its cards (蛊惑)
         if len(self.subcards) == 1:
             only = self.subcards[0]
             self._suit, self._color, self._rank = only.suit, only.color, only.rank
@@ -283,7 +286,11 @@ class Player:
         self.judge = Zone("judge", self)
         self.piles: dict[str, Zone] = {}
         self.marks: dict[str, int] = {}
-        self.skills: list[Skill] = []
+        self.skills: list[Skill] = []  # the hero's and the rules' (the SkillSet decides what holds now)
+        self.gained: list[tuple[str, Optional[str]]] = []  # skills gained by an effect, until a scope or for good
+        self.lost: list[tuple[str, Optional[str]]] = []  # own skills lost by an effect
+        self.invalid: list[tuple[Optional[str], Optional[str]]] = []  # skills made invalid (None: all)
+        self.bans: list[Any] = []  # prohibitions placed on this player (Ban), see prohibitions.py
         self.skipped: set[str] = set()  # phases to skip this turn
         self.uses: dict[str, int] = {}  # uses per play phase, keyed by limit quantity
         self.skill_uses: dict[tuple[str, str], int] = {}  # (skill id, scope) -> count

@@ -15,6 +15,7 @@ from .events import DrawEvent, MoveEvent
 from .frame import GameOver
 from .model import AnyCard, Card, Player, Zone
 from .triggers import fire
+from .visibility import forget, on_move, seen_by
 
 if TYPE_CHECKING:  # pragma: no cover
     from .definitions import Trigger
@@ -38,8 +39,11 @@ def physical(cards: Iterable[AnyCard] | AnyCard | None) -> list[Card]:
 
 
 def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optional[Player] = None,
-         top: bool = False, visible: bool = True) -> "Gen":
-    """Move physical cards to ``to`` and fire the lose/gain timings."""
+         top: bool = False, visible: Optional[bool] = None) -> "Gen":
+    """Move physical cards to ``to`` and fire the lose/gain timings.
+
+    ``visible``: ``True`` shows the cards to everyone as they move, ``False`` moves them
+    face down (a private look, a claim); ``None`` lets :mod:`visibility` decide."""
     cards = [c for c in cards if c.zone is not to]
     if not cards:
         return
@@ -53,6 +57,7 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
             losses.setdefault((z.owner.seat, z.name), []).append(c)
             owners[z.owner.seat] = z.owner
         z.remove(c)
+        on_move(c, z, to, by, visible)
         if into_processing:  # whose card it is while it resolves, and where it came from (filters)
             c.holder = z.owner if z.owner is not None else by
             c.origin = z.name if z.owner is not None else ("judgement" if reason == "judge" else "")
@@ -61,8 +66,12 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
         to.add(c, top=top)
     if to.name == "equip" or any(zname == "equip" for _, zname in losses):
         g.bump()
-    g.emit("move", cards=[c.label() for c in cards] if (visible or to.public) else len(cards),
-           to=to.name, to_player=to.owner, reason=reason, by=by)
+    if g.keep_log or g.log_sink is not None:
+        seen = seen_by(g, cards[0]) if len(cards) == 1 else _common_seen(g, cards)
+        g.emit("move", cards=[c.label() for c in cards], to=to.name, to_player=to.owner, reason=reason, by=by,
+               **({"seen": seen} if seen is not None else {}))
+    else:
+        g.emit("move")
     if losses:
         key = g.order_key(g.current)
         for (seat, zname), lost in sorted(losses.items(), key=lambda kv: (key(owners[kv[0][0]]), kv[0][1])):
@@ -95,10 +104,21 @@ def leaving_triggers(g: "Game", owner: Player, lost: Sequence[Card]) -> Optional
     return {owner.seat: out} if out else None
 
 
+def _common_seen(g: "Game", cards: Sequence[Card]) -> Optional[list[int]]:
+    """The seats that see every one of ``cards`` (``None``: everyone)."""
+    got: Optional[set[int]] = None
+    for c in cards:
+        s = seen_by(g, c)
+        if s is not None:
+            got = set(s) if got is None else got & set(s)
+    return sorted(got) if got is not None else None
+
+
 def reshuffle(g: "Game") -> None:
     cards = list(g.discard_pile.cards)
     for c in cards:
         g.discard_pile.remove(c)
+    forget(cards)
     g.rng.shuffle(cards)
     for c in cards:
         g.draw_pile.add(c)

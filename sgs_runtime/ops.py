@@ -18,8 +18,8 @@ from . import use as _use
 from .errors import GameError, LimitExceeded
 from .events import SignalEvent, TargetEvent
 from .frame import Frame
-from .model import AnyCard, Card, Player, VirtualCard
-from .quantities import forbids_target
+from .model import AnyCard, Card, Player, VirtualCard, Zone
+from .prohibitions import forbids_discard, forbids_target
 from .requests import ArrangeRequest, CardsRequest, ConfirmRequest, OptionRequest, PlayersRequest
 from .triggers import fire
 
@@ -97,6 +97,8 @@ def choose_cards(f: Frame, chooser: Player, kind: str, n: Optional[int], zones: 
     else:
         owner = owner or chooser
         pool = _filtered(f, owner.cards_in(zones or DEFAULT_ZONES), where)
+        if purpose == "discard" and owner is chooser and chooser.bans:  # 鸡肋: some cards may not be discarded
+            pool = [c for c in pool if not forbids_discard(f.game, chooser, c)]
     lo, hi = _bounds(kind, n, len(pool))
     if hi == 0:
         return []
@@ -132,7 +134,11 @@ def discard_down_to(f: Frame, who: Player, n: int) -> "Gen":
     excess = len(who.hand) - max(0, int(n))
     if excess <= 0:
         return
-    req = CardsRequest(who, f"discard {excess} hand card(s) down to {n}", candidates=list(who.hand.cards),
+    allowed = [c for c in who.hand.cards if not forbids_discard(f.game, who, c)] if who.bans else list(who.hand.cards)
+    excess = min(excess, len(allowed))  # cards one may not discard are kept (鸡肋)
+    if excess <= 0:
+        return
+    req = CardsRequest(who, f"discard {excess} hand card(s) down to {n}", candidates=allowed,
                        min=excess, max=excess, purpose="discard")
     chosen = yield from f.game.ask(req)
     yield from _moves.discard(f.game, list(chosen), who)
@@ -153,7 +159,11 @@ def give(f: Frame, who: Player, cards: Any, to: Player) -> "Gen":
 
 
 def show(f: Frame, who: Player, cards: Any) -> None:
-    f.game.emit("show", player=who, cards=cards_of(cards))
+    from .visibility import show_all
+
+    phys = cards_of(cards)
+    show_all(phys)
+    f.game.emit("show", player=who, cards=phys)
 
 
 def put_zone(f: Frame, cards: Any, player: Player, zone: str) -> "Gen":
@@ -537,3 +547,68 @@ def reveal_role(f: Frame, who: Player) -> None:
 def loop_guard(f: Frame, count: int) -> None:
     if count > f.game.limits.loop:
         raise LimitExceeded("loop", f.game.limits.loop, "a 'repeat' ran too long")
+
+
+# ------------------------------------------------------------------ skills, prohibitions, piles
+
+
+def change_skill(f: Frame, who: Player, skill_id: str, gain: bool, until: Optional[str]) -> None:
+    """``p gains skill X`` / ``p loses skill X`` (until the end of a turn, phase or round, or for good)."""
+    if who is None:
+        return
+    if gain:
+        f.game.skillset.gain(who, skill_id, until)
+    else:
+        f.game.skillset.lose(who, skill_id, until)
+    f.game.emit("skill_change", player=who, skill=skill_id, gained=gain, **({"until": until} if until else {}))
+
+
+def invalidate(f: Frame, who: Player, skill_id: Optional[str], until: Optional[str]) -> None:
+    """``invalidate p skills`` / ``invalidate p skill X``."""
+    if who is None:
+        return
+    f.game.skillset.invalidate(who, skill_id, until)
+    f.game.emit("invalidate", player=who, skill=skill_id or "all", **({"until": until} if until else {}))
+
+
+def forbid(f: Frame, who: Player, actions: frozenset[str], cond: Any, until: Optional[str]) -> None:
+    """Place a prohibition on ``who`` (鸡肋): the condition sees the effect's variables and ``it``."""
+    if who is None:
+        return
+    from .prohibitions import Ban
+
+    by = f.vars.get("me")
+    who.bans.append(Ban(actions, cond, Frame(f.game, dict(f.vars)), until, by))
+    f.game.emit("forbid", player=who, actions=sorted(actions), by=by, **({"until": until} if until else {}))
+
+
+def kill(f: Frame, who: Player, by: Optional[Player]) -> "Gen":
+    """``kill p [by q]``: the player dies at once, with the death's timings and the rules' consequences."""
+    if who is None or not who.alive:
+        return
+    yield from _hp.die(f.game, who, by)
+
+
+def put_named_pile(f: Frame, cards: Any, who: Player, pile: str) -> "Gen":
+    """``put X into p pile NAME``: onto a named pile on a player (face up or down, as declared)."""
+    if who is None:
+        return
+    g = f.game
+    zone = who.piles.get(pile)
+    if zone is None:
+        pdef = g.content.piles.get(pile)
+        zone = who.piles[pile] = Zone(pile, who, public=pdef is None or pdef.face == "up")
+    phys = cards_of(cards)
+    if phys:
+        yield from _moves.move(g, phys, zone, reason="put", by=who)
+
+
+def look_at(f: Frame, who: Player, cards: Any) -> list[Card]:
+    """``look at X as seen``: ``who`` sees the cards (攻心), nobody else."""
+    phys = cards_of(cards)
+    if who is not None and phys:
+        from .visibility import let_see
+
+        let_see(f.game, phys, who)
+        f.game.emit("look", player=who, cards=phys, seen=[who.seat])
+    return phys

@@ -75,21 +75,4 @@ def seat_distance(g: "Game", a: Player, b: Player) -> int:
     return min(d, n - d)
 
 
-def _prohibited(g: "Game", owner: Player, kind: str, user: Player, card: Optional[AnyCard]) -> bool:
-    """Whether one of ``owner``'s prohibitions of ``kind`` holds (``if`` sees me, user, card)."""
-    for skill in g.active_skills(owner):
-        for pr in skill.prohibitions:
-            if pr.kind == kind and (pr.condition is None
-                                    or pr.condition(Frame(g, {"me": owner, "user": user, "card": card}))):
-                return True
-    return False
-
-
-def forbids_use(g: "Game", user: Player, card: AnyCard) -> bool:
-    """Whether a prohibition of ``user``'s own forbids them to use ``card`` (``forbid: use``)."""
-    return _prohibited(g, user, "use", user, card)
-
-
-def forbids_target(g: "Game", user: Player, target: Player, card: Optional[AnyCard]) -> bool:
-    """Whether a prohibition of ``target`` forbids ``user`` from targeting it with ``card``."""
-    return _prohibited(g, target, "target", user, card)
+from .prohibitions import forbids_target, forbids_use  # noqa: E402,F401  (their home is prohibitions.py)

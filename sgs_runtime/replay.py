@@ -52,10 +52,11 @@ def encode(answer: Any) -> Any:
     if isinstance(answer, PlayAction):
         return {"card": encode(answer.card), "skill": answer.skill, "cards": encode(answer.cards),
                 "targets": encode(answer.targets), "secondary": encode(answer.secondary),
-                "view_as": answer.view_as, **({"recast": True} if answer.recast else {})}
+                "view_as": answer.view_as, **({"recast": True} if answer.recast else {}),
+                **({"as": answer.as_card} if answer.as_card else {})}
     if isinstance(answer, Response):
         return {"card": encode(answer.card), "skill": answer.skill, "cards": encode(answer.cards),
-                "view_as": answer.view_as}
+                "view_as": answer.view_as, **({"as": answer.as_card} if answer.as_card else {})}
     if isinstance(answer, (list, tuple)):
         return [encode(a) for a in answer]
     return answer
@@ -77,10 +78,10 @@ def decode(game: "Game", request: Request, data: Any) -> Any:
         return PlayAction(card=card(data["card"]), skill=data["skill"], cards=[cards[i] for i in data["cards"]],
                           targets=[player(s) for s in data["targets"]],
                           secondary=[player(s) for s in data["secondary"]], view_as=data["view_as"],
-                          recast=bool(data.get("recast", False)))
+                          recast=bool(data.get("recast", False)), as_card=data.get("as"))
     if isinstance(request, RespondRequest):
         return Response(card=card(data["card"]), skill=data["skill"], cards=[cards[i] for i in data["cards"]],
-                        view_as=data["view_as"])
+                        view_as=data["view_as"], as_card=data.get("as"))
     if isinstance(request, CardsRequest):
         return [cards[i] for i in data]
     if isinstance(request, PlayersRequest):

@@ -215,6 +215,7 @@ class PlayAction:
     view_as: int = 0  # which of the skill's view-as entries (-1: its active part, when it has both)
     secondary: list[Player] = field(default_factory=list)  # a further player per target (借刀杀人)
     recast: bool = False  # 重铸 ``card`` instead of using it: discard it and draw one
+    as_card: Optional[str] = None  # the kind chosen, for a view-as over several names (蛊惑)
 
 
 @dataclass
@@ -266,6 +267,7 @@ class Response:
     skill: Optional[str] = None
     cards: list[Card] = field(default_factory=list)
     view_as: int = 0
+    as_card: Optional[str] = None  # the kind chosen, for a view-as over several names
 
 
 @dataclass

@@ -25,10 +25,11 @@ from .events import RespondEvent, UseEvent
 from .frame import Frame
 from .model import AnyCard, Card, Player, VirtualCard
 from .moves import clear_processing, move
-from .quantities import forbids_use
+from .prohibitions import forbids_play, forbids_use
 from .requests import RespondOption, RespondRequest, Response
 from .triggers import fire
-from .use import check_choice, choice_pool, choice_step_ok, greedy_choice, use_card, view_as_available
+from .use import (check_choice, declare, face_down_fields, is_face_down, choice_pool, choice_step_ok, count_view_as, greedy_choice, use_card, view_as_available,
+                  view_as_card, view_as_kinds)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game, Gen
@@ -50,18 +51,22 @@ def response_options(g: "Game", player: Player, patterns: frozenset[str], mode: 
     """What ``player`` could answer with: hand cards and view-as skills."""
     opts: list[RespondOption] = []
     for card in player.hand.cards:
-        if _kind_matches(g, card.kind, patterns, player, target) and not (mode == "use" and forbids_use(g, player, card)):
+        if _kind_matches(g, card.kind, patterns, player, target) and not (
+                forbids_use(g, player, card) if mode == "use" else forbids_play(g, player, card)):
             opts.append(RespondOption(card.label(), card=card))
     for skill in g.active_skills(player):
         for i, va in enumerate(skill.view_as):
-            kind = g.content.cards[va.card]
-            if not _kind_matches(g, kind, patterns, player, target):
-                continue
             if not view_as_available(g, player, va, mode, against):
                 continue
-            if greedy_choice(g, player, va.cards) is None:
-                continue
-            opts.append(RespondOption(f"{skill.id} as {va.card}", skill=skill, view_as=i, as_card=va.card))
+            picked: Optional[bool] = None
+            for cid in view_as_kinds(g, va):
+                if not _kind_matches(g, g.content.cards[cid], patterns, player, target):
+                    continue
+                if picked is None:
+                    picked = greedy_choice(g, player, va.cards) is not None
+                if not picked:
+                    break
+                opts.append(RespondOption(f"{skill.id} as {cid}", skill=skill, view_as=i, as_card=cid))
     return opts
 
 
@@ -69,8 +74,20 @@ def _find_option(opts: Sequence[RespondOption], ans: Response) -> Optional[Respo
     for o in opts:
         if ans.card is not None and o.card is ans.card:
             return o
-        if ans.card is None and o.skill is not None and o.skill.id == ans.skill and o.view_as == ans.view_as:
+        if ans.card is None and o.skill is not None and o.skill.id == ans.skill and o.view_as == ans.view_as \
+                and ans.as_card in (None, o.as_card):
             return o
+    return None
+
+
+def _first_match(g: "Game", player: Player, va: ViewAs, ans: Response) -> Optional[str]:
+    """The kind a view-as over several names makes when the answer does not say: the one asked for."""
+    for ev in reversed(g.stack):
+        if isinstance(ev, RespondEvent):
+            for cid in view_as_kinds(g, va):
+                if _kind_matches(g, g.content.cards[cid], frozenset(ev.patterns), player, None):
+                    return cid
+            break
     return None
 
 
@@ -111,8 +128,10 @@ def build_card(g: "Game", player: Player, ans: Response) -> AnyCard:
         return ans.card
     skill = next(s for s in g.active_skills(player) if s.id == ans.skill)
     va = skill.view_as[ans.view_as]
-    g.emit("skill", player=player, skill=skill.id, as_card=va.card, cards=ans.cards)
-    return VirtualCard(g.content.cards[va.card], ans.cards, skill.id)
+    vcard = view_as_card(g, skill, va, ans.cards, ans.as_card or _first_match(g, player, va, ans))
+    count_view_as(player, va)
+    g.emit("skill", player=player, skill=skill.id, as_card=vcard.kind.id, cards=ans.cards)
+    return vcard
 
 
 def ask_respond(g: "Game", player: Player, patterns: frozenset[str], mode: str, *, times: int = 1,
@@ -155,13 +174,20 @@ def ask_respond(g: "Game", player: Player, patterns: frozenset[str], mode: str, 
             if on is not None:
                 # a use with targets: the card goes the whole way of a use
                 user = beneficiary or player
-                yield from use_card(g, user, card, list(on), extra=extra)
+                done = yield from use_card(g, user, card, list(on), extra=extra)
+                if done.voided:
+                    break
             else:
-                g.record(beneficiary or player, card, mode)
-                yield from move(g, card.physical, g.processing, reason=mode, by=player)
+                hidden = face_down_fields(card)
+                yield from move(g, card.physical, g.processing, reason=mode, by=player,
+                                visible=False if hidden else None)
                 g.emit("respond", player=player, card=card, mode=mode, against=against,
                        **({"for": beneficiary} if beneficiary is not None else {}),
-                       **({"provided": True} if provided else {}))
+                       **({"provided": True} if provided else {}), **hidden)
+                if not (yield from declare(g, player, card, mode)):
+                    yield from clear_processing(g, card.physical)
+                    break
+                g.record(beneficiary or player, card, mode)
                 if beneficiary is None:
                     yield from fire(g, "responded", ev)
                     yield from clear_processing(g, card.physical)
@@ -199,9 +225,13 @@ def counter_window(g: "Game", card: AnyCard, target: Player, use: Optional[UseEv
         cuse.counter = True
         g.push(cuse)
         try:
+            g.emit("use", user=p, card=counter, against=card, target=target, **face_down_fields(counter))
+            yield from move(g, counter.physical, g.processing, reason="use", by=p,
+                            visible=False if is_face_down(counter) else None)
+            if not (yield from declare(g, p, counter, "use")):
+                yield from clear_processing(g, counter.physical)
+                continue  # void: the window goes on to the next player
             g.record(p, counter, "use")
-            g.emit("use", user=p, card=counter, against=card, target=target)
-            yield from move(g, counter.physical, g.processing, reason="use", by=p)
             yield from fire(g, "card_used", cuse)
             itself = yield from counter_window(g, counter, target, cuse)
             yield from clear_processing(g, counter.physical)

@@ -221,7 +221,9 @@ def count_use(owner: "Player", skill_id: str, scope: str) -> None:
 
 
 def reset_scope(g: "Game", scope: str, player: Optional["Player"] = None) -> None:
-    """Forget per-turn or per-phase counters and marks."""
+    """Forget per-turn, per-phase or per-round counters and marks; end what lasted until then."""
+    if player is None:
+        g.skillset.expire(scope)
     targets = [player] if player is not None else g.players
     for p in targets:
         for key in [k for k in p.skill_uses if k[1] == scope]:

@@ -222,8 +222,15 @@ def run_game(g: "Game") -> "Gen":
         player = g.current
         assert player is not None
         played = 0
+        round_from = player  # a round (轮) begins again when the turn comes back round to this seat
+        last_seat: Optional[int] = None
         while True:
             if player.alive:
+                key = (player.seat - round_from.seat) % len(g.players)
+                if last_seat is not None and key <= last_seat:
+                    g.round_number += 1
+                    reset_scope(g, "round")
+                last_seat = key
                 yield from run_turn(g, player, start_phase)
                 start_phase = None
                 played += 1

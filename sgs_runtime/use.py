@@ -23,11 +23,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .definitions import CardChoice, CardKind, Skill, TargetSpec, ViewAs
-from .events import EffectEvent, TargetEvent, UseEvent
+from .events import DeclareEvent, EffectEvent, TargetEvent, UseEvent
 from .frame import Frame, StopEffect
 from .model import AnyCard, Card, Player, VirtualCard
 from .moves import clear_processing, equip, move
-from .quantities import forbids_target, forbids_use
+from .prohibitions import forbids_target, forbids_use
 from .requests import PlayAction, PlayOption, PlayRequest
 from .triggers import count_use, fire, fire_deferred
 
@@ -195,8 +195,15 @@ def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], 
             if t is not user:
                 g.public.append(("use", user.seat, t.seat, kind.id, 1))
         g.emit("use", user=user, card=card, targets=use.targets,
-               **({"secondary": [p for d in use.secondary.values() for p in d.values()]} if use.secondary else {}))
-        yield from move(g, phys, g.processing, reason="use", by=user)
+               **({"secondary": [p for d in use.secondary.values() for p in d.values()]} if use.secondary else {}),
+               **face_down_fields(card))
+        yield from move(g, phys, g.processing, reason="use", by=user, visible=False if is_face_down(card) else None)
+        if not (yield from declare(g, user, card, "use", use.targets)):
+            if g.acting and user is g.current and not extra and spec is not None and spec.limit is not None:
+                user.uses[limit_key(kind)] -= 1  # a void card counts as never used
+            use.settled = use.voided = True
+            yield from clear_processing(g, phys)
+            return use
         yield from fire(g, "card_used", use)
         for t in list(use.targets):
             yield from _fire_target(g, "targeting", use, t)
@@ -225,6 +232,35 @@ def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], 
         if use.ignored:  # the ignored armour works again
             g.bump()
     return use
+
+
+def is_face_down(card: AnyCard) -> bool:
+    return bool(getattr(card, "face_down", False))
+
+
+def face_down_fields(card: AnyCard) -> dict[str, Any]:
+    """Log fields of a card used face down: its real cards, seen only by its user."""
+    if not is_face_down(card):
+        return {}
+    holder = next((c.zone.owner for c in card.physical if c.zone is not None and c.zone.owner is not None), None)
+    return {"cards": [c.label() for c in card.physical], "face_down": True,
+            **({"seen": [holder.seat]} if holder is not None else {})}
+
+
+def declare(g: "Game", user: Player, card: AnyCard, mode: str, targets: Sequence[Player] = ()) -> "Gen":
+    """The ``card_declared`` timing: return False when a trigger voided the card."""
+    if not g.owners_at("card_declared") and not g.rule_triggers("card_declared"):
+        return True
+    ev = DeclareEvent(user, card, mode, list(targets))
+    g.push(ev)
+    try:
+        yield from fire(g, "card_declared", ev)
+    finally:
+        g.pop(ev)
+    if ev.cancelled:
+        g.emit("void", player=user, card=card)
+        return False
+    return True
 
 
 def _fire_target(g: "Game", timing: str, use: UseEvent, target: Player) -> "Gen":
@@ -329,12 +365,56 @@ def greedy_choice(g: "Game", player: Player, choice: CardChoice) -> Optional[lis
     return chosen if len(chosen) >= choice.min else None
 
 
-def view_as_card(g: "Game", skill: Skill, va: ViewAs, cards: Sequence[Card]) -> VirtualCard:
-    return VirtualCard(g.content.cards[va.card], cards, skill.id)
+def view_as_card(g: "Game", skill: Skill, va: ViewAs, cards: Sequence[Card],
+                 as_card: Optional[str] = None) -> VirtualCard:
+    """The card a view-as makes; ``as_card`` picks among several names (one of :func:`view_as_kinds`)."""
+    kinds = view_as_kinds(g, va)
+    cid = as_card if as_card in kinds else kinds[0] if kinds else va.card
+    vc = VirtualCard(g.content.cards[cid], cards, skill.id)
+    vc.face_down = va.face_down
+    return vc
+
+
+def view_as_kinds(g: "Game", va: ViewAs) -> list[str]:
+    """The kinds a view-as may make in this game: its names, 'basic' and 'trick' read from the deck."""
+    if not va.names:
+        return [va.card]
+    got = g.view_as_memo.get(id(va))
+    if got is None:
+        deck = []
+        for c in g.cards:
+            if c.base.id not in deck:
+                deck.append(c.base.id)
+        got = []
+        for n in va.names:
+            if n in ("basic", "trick"):
+                for cid in deck:
+                    k = g.content.cards[cid]
+                    if k.type == n and k.delayed is None and k.use is not None and cid not in got:
+                        got.append(cid)
+            elif n not in got:
+                got.append(n)
+        g.view_as_memo[id(va)] = got
+    return got
+
+
+def _first_name(g: "Game", va: ViewAs) -> Optional[str]:
+    kinds = view_as_kinds(g, va)
+    return kinds[0] if kinds else None
+
+
+def count_view_as(player: Player, va: ViewAs) -> None:
+    """A view-as with a limit of its own was used once more."""
+    if va.limit is not None and va.skill is not None:
+        key = (va.skill.id, va.limit.scope)
+        player.skill_uses[key] = player.skill_uses.get(key, 0) + 1
 
 
 def view_as_available(g: "Game", player: Player, va: ViewAs, mode: str, against: Optional[AnyCard] = None) -> bool:
     if mode not in va.modes:
+        return False
+    if va.limit is not None and va.skill is not None and \
+            player.skill_uses.get((va.skill.id, va.limit.scope), 0) >= va.limit.count:
         return False
     if va.condition is not None and not va.condition(Frame(g, {"me": player, "against": against})):
         return False
@@ -354,14 +434,19 @@ def play_options(g: "Game", player: Player) -> list[PlayOption]:
             opts.append(PlayOption(f"recast {card.label()}", card=card, recast=True))
     for skill in g.active_skills(player):
         for i, va in enumerate(skill.view_as):
-            kind = g.content.cards[va.card]
-            if kind.use is None or not kind.use.in_play or not view_as_available(g, player, va, "use"):
+            if not view_as_available(g, player, va, "use"):
                 continue
-            pick = greedy_choice(g, player, va.cards)
-            if pick is None:
-                continue
-            if usable_in_play(g, player, view_as_card(g, skill, va, pick)):
-                opts.append(PlayOption(f"{skill.id} as {va.card}", skill=skill, view_as=i, as_card=va.card))
+            pick: Optional[list[Card]] = None
+            for cid in view_as_kinds(g, va):
+                kind = g.content.cards[cid]
+                if kind.use is None or not kind.use.in_play:
+                    continue
+                if pick is None:
+                    pick = greedy_choice(g, player, va.cards)
+                    if pick is None:
+                        break
+                if usable_in_play(g, player, view_as_card(g, skill, va, pick, cid)):
+                    opts.append(PlayOption(f"{skill.id} as {cid}", skill=skill, view_as=i, as_card=cid))
         if skill.active is not None and active_available(g, player, skill):
             opts.append(PlayOption(skill.id, skill=skill, active=True))
     return opts
@@ -433,7 +518,7 @@ def option_card(g: "Game", opt: PlayOption, cards: Sequence[Card]) -> Optional[A
     if opt.card is not None:
         return opt.card
     if opt.skill is not None and not opt.active:
-        return view_as_card(g, opt.skill, opt.skill.view_as[opt.view_as], cards)
+        return view_as_card(g, opt.skill, opt.skill.view_as[opt.view_as], cards, opt.as_card)
     if opt.skill is not None:
         return _active_card(g, opt.skill)
     return None
@@ -498,7 +583,7 @@ def find_option(opts: Sequence[PlayOption], action: PlayAction) -> Optional[Play
         if action.card is not None and o.card is action.card and o.recast == action.recast:
             return o
         if action.card is None and o.skill is not None and o.skill.id == action.skill:
-            if o.active or o.view_as == action.view_as:
+            if o.active or (o.view_as == action.view_as and action.as_card in (None, o.as_card)):
                 return o
     return None
 
@@ -543,7 +628,7 @@ def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action:
         problem = check_choice(g, player, va.cards, action.cards)
         if problem:
             return f"{opt.skill.id}: {problem}"
-        card = view_as_card(g, opt.skill, va, action.cards)
+        card = view_as_card(g, opt.skill, va, action.cards, action.as_card or opt.as_card)
         if not usable_in_play(g, player, card):
             return f"{card.label()} cannot be used now"
     return check_targets(g, player, card, target_spec(card), action.targets,
@@ -566,8 +651,9 @@ def perform(g: "Game", player: Player, action: PlayAction) -> "Gen":
         yield from run_active(g, player, skill, list(action.cards), list(action.targets))
         return
     va = skill.view_as[action.view_as]
-    vcard = view_as_card(g, skill, va, action.cards)
-    g.emit("skill", player=player, skill=skill.id, as_card=va.card, cards=action.cards)
+    vcard = view_as_card(g, skill, va, action.cards, action.as_card or _first_name(g, va))
+    count_view_as(player, va)
+    g.emit("skill", player=player, skill=skill.id, as_card=vcard.kind.id, cards=action.cards)
     fixed = auto_targets(g, player, vcard)
     targets = fixed if fixed is not None else list(action.targets)
     yield from use_card(g, player, vcard, targets, secondary=action.secondary)

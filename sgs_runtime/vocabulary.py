@@ -230,7 +230,7 @@ PLAYER_METHODS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] 
 
 def _can_target(f: "Frame", p: Player, q: Player, cid: str) -> bool:
     from .model import VirtualCard
-    from .quantities import forbids_target
+    from .prohibitions import forbids_target
 
     return q is not None and q.alive and not forbids_target(f.game, p, q, VirtualCard(f.game.content.cards[cid]))
 
