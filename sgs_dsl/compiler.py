@@ -53,6 +53,7 @@ GLOBALS: dict[str, tuple[str, ExprFn, str]] = {
     "resolving": ("bool", lambda f: f.game.current_use() is not None, "a card's use is being resolved"),
     "unused_heroes": ("syms:hero", lambda f: list(f.game.unused_heroes), "the heroes nobody plays, in pile order"),
     "inf": ("num", lambda f: INF, "a number larger than any count"),
+    "givers": ("players", lambda f: _givers(f), "who gives me the running granted skill (黄天's 群 givers)"),
 }
 
 
@@ -92,6 +93,12 @@ class Scope:
 
 def _const(value: Any) -> ExprFn:
     return lambda f: value
+
+
+def _givers(f: Frame) -> list[Any]:
+    me, sid = f.vars.get("me"), f.vars.get("__skill__")
+    sk = f.game.content.skills.get(sid) if sid else None
+    return f.game.skillset.givers(me, sk) if me is not None and sk is not None else []
 
 
 #: durations of a change: the scope it lasts until
@@ -369,7 +376,7 @@ class Compiler:
         fns: list[ExprFn] = []
         for a, want in zip(node.args, argtypes):
             if want == "mark":
-                fns.append(self._mark_name(a))
+                fns.append(self._mark_name(a, scope))
             elif want.startswith("sym:") and isinstance(a, A.Name) and a.id not in scope.vars:
                 fns.append(self.symbol_name(a.id, a.pos, want[4:], want[4:].replace("card", "card name")))
             else:
@@ -381,10 +388,22 @@ class Compiler:
 
         return call, rtype
 
-    def _mark_name(self, node: A.Expr) -> ExprFn:
-        if not isinstance(node, A.Name):
-            self.error(node.pos, "E301", "a mark is named by a plain word: mark(name)")
-            return _const("")
+    def _mark_name(self, node: A.Expr, scope: Optional[Scope] = None) -> ExprFn:
+        if not isinstance(node, A.Name) or (scope is not None and node.id in scope.vars):
+            # an expression naming the mark: checked when it runs
+            fn, t = self.expr(node, scope)
+            if not _compatible(t, "text"):
+                self.error(node.pos, "E301", f"a mark is named by a word or a text, but this is {_describe(t)}")
+            marks = self.env.marks
+
+            def named(f: Frame) -> Any:
+                name = fn(f)
+                if name not in marks:
+                    from sgs_runtime.errors import GameError
+
+                    raise GameError(f"unknown mark '{name}'")
+                return name
+            return named
         if node.id not in self.env.marks:
             self.error(node.pos, "E300", f"unknown mark '{node.id}'{did_you_mean(node.id, self.env.marks)} "
                                          "(declare it under 'marks:')")
@@ -648,7 +667,7 @@ class Compiler:
             if len(target.args) != 1:
                 self.error(target.pos, "E305", "mark takes one name: p.mark(name)")
                 return False, lambda f: None
-            mark = self._mark_name(target.args[0])
+            mark = self._mark_name(target.args[0], scope)
 
             def set_mark(f: Frame) -> None:
                 p, name, v = who(f), mark(f), value(f)
@@ -669,6 +688,17 @@ class Compiler:
                 ops.set_chained(f, who(f), bool(value(f)))
 
             return False, set_chained
+        if isinstance(target, A.Attr) and target.name == "kingdom":
+            who = self._player(target.obj, scope)
+            if op != "=":
+                self.error(s.pos, "E306", "a kingdom is assigned with '='")
+            if not _compatible(vt, "sym:kingdom"):
+                self.error(s.value.pos, "E301", f"expected a kingdom, but this is {_describe(vt)}")
+
+            def set_kingdom(f: Frame) -> None:
+                ops.set_kingdom(f, who(f), value(f))
+
+            return False, set_kingdom
         if isinstance(target, A.Attr) and target.name in ("max_hp", "hp"):
             who = self._player(target.obj, scope)
             attr = target.name
@@ -1002,6 +1032,24 @@ class Compiler:
     def _s_AskRespond(self, s: A.AskRespond, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         player = self._player(s.player, scope, "the player asked")
         pattern = s.pattern
+        if pattern in scope.vars and not s.more:  # `ask p play x`: the kind a variable names
+            var, mode0, extra0 = pattern, s.mode, s.extra
+            times0 = self._num(s.times, scope) if s.times is not None else _const(1)
+            on0 = self._players(s.on, scope) if s.on is not None else None
+            for0 = self._player(s.for_, scope, "the player answered for") if s.for_ is not None else None
+            scope.vars["responded"] = "bool"
+            scope.vars["response"] = "card"
+
+            def run_var(f: Frame) -> Any:
+                n = times0(f)
+                value = f.vars[var]
+                kind = value.kind.id if hasattr(value, "kind") else str(value)
+                got = yield from ops.ask_respond(f, player(f), mode0, frozenset([kind]), n, on0(f) if on0 else None,
+                                                 for0(f) if for0 else None, extra0)
+                f.vars["responded"] = len(got) >= max(1, int(n or 0))
+                f.vars["response"] = got[-1] if got else None
+
+            return True, run_var
         if pattern != RESCUE:
             pattern = self.canonical(pattern)
             self.symbol_name(s.pattern, s.pattern_pos, "card", "card name")

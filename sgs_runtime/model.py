@@ -295,6 +295,7 @@ class Player:
         self.uses: dict[str, int] = {}  # uses per play phase, keyed by limit quantity
         self.skill_uses: dict[tuple[str, str], int] = {}  # (skill id, scope) -> count
         self.reincarnations = 0
+        self.chosen_kingdom: Optional[str] = None  # a god hero's kingdom, chosen where a rule needs one
 
     @property
     def name(self) -> str:
@@ -302,7 +303,13 @@ class Player:
 
     @property
     def kingdom(self) -> str:
-        return self.hero.kingdom
+        return self.chosen_kingdom or self.hero.kingdom
+
+    @property
+    def kingdoms(self) -> list[str]:
+        if self.chosen_kingdom:
+            return [self.chosen_kingdom]
+        return list(self.hero.kingdoms or (self.hero.kingdom,))
 
     @property
     def gender(self) -> str:

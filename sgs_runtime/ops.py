@@ -273,7 +273,7 @@ def choose_option(f: Frame, chooser: Player, labels: list[str]) -> "Gen":
 def ask_confirm(f: Frame, player: Player, prompt: str) -> "Gen":
     if player is None or not player.alive:
         return False
-    ok = yield from f.game.ask(ConfirmRequest(player, prompt, skill=f.vars.get("__skill__")))
+    ok = yield from f.game.ask(ConfirmRequest(player, prompt, skill=f.vars.get("__skill__"), event=f.vars.get("event")))
     return bool(ok)
 
 
@@ -413,6 +413,8 @@ def revive(f: Frame, who: Player, hero: str, hp: Optional[int]) -> "Gen":
     who.alive = True
     who.dying = False
     who.skills = skills_for(g, new, who.role)
+    who.chosen_kingdom = None
+    who.gained, who.lost, who.invalid = [], [], []
     who.reincarnations += 1
     g.bump()
     g.emit("revive", player=who, old=old, hero=new.id, hp=who.hp)
@@ -522,6 +524,15 @@ def set_hp(f: Frame, who: Player, value: int) -> "Gen":
     f.game.emit("hp", player=who, old=old, hp=who.hp)
     return
     yield  # unreachable: makes this function a generator
+
+
+def set_kingdom(f: Frame, who: Optional[Player], kingdom: Any) -> None:
+    """A god hero takes a kingdom (神将 choose one where a rule needs it)."""
+    if who is None or not kingdom:
+        return
+    who.chosen_kingdom = str(kingdom)
+    f.game.bump()
+    f.game.emit("kingdom", player=who, kingdom=who.chosen_kingdom)
 
 
 def set_chained(f: Frame, who: Optional[Player], chained: bool) -> None:

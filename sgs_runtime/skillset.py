@@ -107,7 +107,9 @@ class SkillSet:
         """The player's valid skills now."""
         got = self._skills.get(player.seat) if not self.volatile or self._step == self.game.steps else None
         if got is None:
-            got = self._skills[player.seat] = [h.skill for h in self.held(player)]
+            got = [h.skill for h in self.held(player)]
+            if not self._busy:  # asked while the sets are being built: a partial answer, not kept
+                self._skills[player.seat] = got
         return got
 
     def has(self, player: "Player", skill_id: str) -> bool:
@@ -150,7 +152,7 @@ class SkillSet:
             if p.equip.cards:
                 ignored = g._ignored_slots(p)
                 for card in p.equip.cards:
-                    eq = card.kind.equip
+                    eq = card.base.equip  # printed: equipment is what it is (no filter loop)
                     if eq is None or eq.slot in ignored:
                         continue
                     for sid in eq.skills:

@@ -42,7 +42,10 @@ def hero_pool(g: "Game") -> list[str]:
     if g.hero_pool is not None:
         return list(g.hero_pool)
     out: list[str] = []
-    for pack in g.rules.hero_packs:
+    chosen = g.option("hero_packs")  # a group's choice of packs, e.g. "standard,wind"
+    packs = ([x.strip() for x in chosen.replace("+", ",").split(",") if x.strip()] if isinstance(chosen, str)
+             else list(chosen or [])) or list(g.rules.hero_packs)
+    for pack in packs:
         for hid in g.content.hero_packs.get(pack, []):
             if hid not in out:
                 out.append(hid)
@@ -208,6 +211,7 @@ def run_game(g: "Game") -> "Gen":
         start_phase: Optional[str] = None
         if g.table is not None:
             setup_table(g)
+            g.bump()  # the seats' equipment and skills are in place now
             start_phase = g.table.phase
             g.emit("setup", rules=g.rules.id, players=[p.describe() for p in g.players])
         else:

@@ -376,15 +376,16 @@ def view_as_card(g: "Game", skill: Skill, va: ViewAs, cards: Sequence[Card],
 
 
 def view_as_kinds(g: "Game", va: ViewAs) -> list[str]:
-    """The kinds a view-as may make in this game: its names, 'basic' and 'trick' read from the deck."""
+    """The kinds a view-as may make in this game: its names, 'basic' and 'trick' read from the rules' decks."""
     if not va.names:
         return [va.card]
     got = g.view_as_memo.get(id(va))
     if got is None:
-        deck = []
-        for c in g.cards:
-            if c.base.id not in deck:
-                deck.append(c.base.id)
+        deck: list[str] = []  # the kinds of the rules' decks, in deck order
+        for pack in g.rules.card_packs:
+            for dc in g.content.decks.get(pack, []):
+                if dc.kind not in deck:
+                    deck.append(dc.kind)
         got = []
         for n in va.names:
             if n in ("basic", "trick"):

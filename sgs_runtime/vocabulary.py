@@ -40,13 +40,15 @@ PLAYER_ATTRS: dict[str, tuple[str, Getter, str]] = {
                    "hand, equipped and judge-area cards (区域里的牌)"),
     "hand_count": ("num", lambda p: len(p.hand), "number of hand cards"),
     "hero": ("sym:hero", lambda p: p.hero.id, "hero id"),
-    "kingdom": ("sym:kingdom", lambda p: p.hero.kingdom, "kingdom (势力)"),
-    "kingdoms": ("syms:kingdom", lambda p: list(p.hero.kingdoms or (p.hero.kingdom,)),
+    "kingdom": ("sym:kingdom", lambda p: p.kingdom, "kingdom (势力); a god hero's chosen one once chosen; "
+                "assignable: `p.kingdom = wei`"),
+    "kingdoms": ("syms:kingdom", lambda p: p.kingdoms,
                  "every kingdom the hero belongs to (孙尚香 of the classic pack is shu and wu)"),
     "gender": ("sym:gender", lambda p: p.hero.gender, "gender"),
     "role": ("sym:role", lambda p: p.role, "role (身份)"),
     "seat": ("num", lambda p: p.seat, "seat number, from 0"),
     "face_down": ("bool", lambda p: p.face_down, "turned over"),
+    "pile_names": ("syms:pile", lambda p: [n for n, z in p.piles.items() if z.cards], "the piles on this player"),
     "chained": ("bool", lambda p: p.chained, "in the chained state (铁索连环); assignable: `p.chained = true`"),
 }
 
@@ -192,6 +194,9 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
     "seat_distance": (("player", "player"), "num", _seat_distance,
                       "seats apart the shorter way round, dead seats skipped"),
     "after": (("player",), "players", _after, "living players after one in seat order"),
+    "with_role": (("sym:role",), "players", lambda f, role: [p for p in f.game.alive_from(f.game.current)
+                                                             if p.role == role],
+                  "living players with a role, from the current player (the lord: with_role(lord))"),
     "seat_order": (("player",), "players", _from, "living players in seat order, beginning with one (if alive)"),
     "next": (("player",), "player", _next, "the next living player"),
     "option": (("text",), "any", _option, "a rules option's value"),
@@ -217,8 +222,12 @@ PLAYER_METHODS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] 
     "mark": (("mark",), "num", lambda p, f, name: p.marks.get(name, 0), "the number of a mark"),
     "has_skill": (("sym:skill",), "bool",
                   lambda p, f, sid: any(s.id == sid for s in f.game.active_skills(p)), "has a skill now"),
-    "pile": (("text",), "cards", lambda p, f, name: list(p.piles[name].cards) if name in p.piles else [],
+    "pile": (("sym:pile",), "cards", lambda p, f, name: list(p.piles[name].cards) if name in p.piles else [],
              "the cards of a special pile"),
+    "unseen": (("sym:card",), "num", lambda p, f, cid: _unseen(f, p, cid),
+               "how many cards of that name (family included) this player has not seen anywhere now"),
+    "unseen_total": ((), "num", lambda p, f: _unseen(f, p, None),
+                     "how many cards of the game this player cannot see now"),
     "can_use": (("sym:card",), "bool", lambda p, f, cid: _can_use(f, p, cid),
                 "could use a card of that name now (limits and targets)"),
     "can_target": (("player", "sym:card"), "bool", lambda p, f, q, cid: _can_target(f, p, q, cid),
@@ -226,6 +235,13 @@ PLAYER_METHODS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] 
     "used": (("sym:card", "sym:phase"), "num", lambda p, f, cid, ph: _used(f, p, cid, ph),
              "cards of that name this player used or played this turn during that phase of their own turn"),
 }
+
+
+def _unseen(f: "Frame", p: Player, cid: Any) -> int:
+    from .visibility import visible
+
+    name = cid.kind.id if hasattr(cid, "kind") else cid
+    return sum(1 for c in f.game.cards if not visible(c, p.seat) and (name is None or c.base.is_a(name)))
 
 
 def _can_target(f: "Frame", p: Player, q: Player, cid: str) -> bool:
