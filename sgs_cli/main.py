@@ -183,6 +183,16 @@ def _player_counts(text: str) -> list[int]:
     return counts
 
 
+def _pack_pool(content: Any, packs_text: str, pool: Optional[list[str]]) -> list[str]:
+    """The heroes of the named packs (a group's choice of the pool), within ``pool`` if given."""
+    packs = [p.strip() for p in packs_text.split(",") if p.strip()]
+    unknown = [p for p in packs if p not in content.hero_packs]
+    if unknown:
+        raise click.UsageError(f"unknown hero pack(s): {', '.join(unknown)}; packs: {', '.join(sorted(content.hero_packs))}")
+    out = [h for p in packs for h in content.hero_packs[p]]
+    return [h for h in out if pool is None or h in pool]
+
+
 @main.command()
 @click.option("--players", "players_text", default="5", show_default=True,
               help="number of players, or several separated by commas (5,8,10): each count plays --games games")
@@ -194,6 +204,8 @@ def _player_counts(text: str) -> list[int]:
               help="process: a local process pool; dask: a Dask cluster (pip install 'sgs-engine[distributed]')")
 @click.option("--scheduler", default=None, help="with --backend dask: a scheduler address (default: a local cluster)")
 @click.option("--heroes", default=None, help="comma-separated hero ids to choose from (default: the rules' packs)")
+@click.option("--hero-packs", "hero_packs", default=None,
+              help="comma-separated hero packs for the pool, e.g. standard,wind (default: the rules' packs)")
 @click.option("--agents", default="random", show_default=True,
               help="bots: random, heuristic, or heuristic@rebel+traitor (heuristic for those roles, random for the rest)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
@@ -204,7 +216,8 @@ def _player_counts(text: str) -> list[int]:
 @click.option("--progress/--no-progress", default=None, help="a progress bar on stderr (default: for long runs)")
 @_content_option
 def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], workers: int, backend: str,
-             scheduler: Optional[str], heroes: Optional[str], agents: str, option_pairs: tuple[str, ...],
+             scheduler: Optional[str], heroes: Optional[str], hero_packs: Optional[str], agents: str,
+             option_pairs: tuple[str, ...],
              report_dir: Optional[Path], as_json: bool, progress: Optional[bool], content_dir: Optional[Path]) -> None:
     """Play bot games and report win rates; the same seed gives the same result."""
     from sgs_runtime.simulate import check_agents, combine
@@ -218,6 +231,8 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
         if unknown:
             raise click.UsageError(f"unknown hero(es): {', '.join(unknown)}")
         pool = [content.canonical(h) for h in pool]
+    if hero_packs:
+        pool = _pack_pool(content, hero_packs, pool)
     try:
         rules = content.ruleset(rules_id)
         check_agents(agents)

@@ -159,6 +159,8 @@ class HeuristicAgent(Agent):
         return kind.ai if kind is not None else NO_HINTS
 
     def value(self, card: Card) -> float:
+        if card.kind is None:  # a card this seat cannot see (a place holder)
+            return 4.5
         v = card.kind.ai.value
         if card.zone is not None and card.zone.name == "equip":
             v += 3  # equipped cards work for their owner
@@ -251,7 +253,8 @@ class HeuristicAgent(Agent):
                 return None
             targets: list[Player] = []
         else:
-            picked_targets = self._pick_targets(cands, lo, hi, hints)
+            elemental = kind is not None and kind.nature != "normal"
+            picked_targets = self._pick_targets(cands, lo, hi, hints, elemental)
             if picked_targets is None:
                 return None
             targets = picked_targets
@@ -296,6 +299,9 @@ class HeuristicAgent(Agent):
                 return base + total if total > 0.5 else None
             return base
         if opt.active:
+            givers = self.view.givers(me, opt.skill) if opt.skill is not None else []
+            if givers:  # a granted skill that helps its givers (黄天): only for a friend
+                return base + 2 if all(self.hostility(p) < 0 for p in givers) else None
             return base if intent in ("gain", "help") else None
         return None
 
@@ -311,7 +317,8 @@ class HeuristicAgent(Agent):
                 return None
         return base + 4, PlayAction(card=card)
 
-    def _pick_targets(self, cands: Sequence[Player], lo: int, hi: int, hints: AiHints) -> Optional[list[Player]]:
+    def _pick_targets(self, cands: Sequence[Player], lo: int, hi: int, hints: AiHints,
+                      elemental: bool = False) -> Optional[list[Player]]:
         if hints.aim is not None and self.view is not None:
             aim = hints.aim
             cands = [p for p in cands if aim(self.view.frame({"me": self.me, "target": p}))]
@@ -323,7 +330,9 @@ class HeuristicAgent(Agent):
         elif hints.targets == "self":
             chosen = [p for p in cands if p is self.me][:1]
         elif hints.intent in ("harm", None) or hints.targets == "enemy":
-            ranked = sorted(cands, key=lambda p: (-self.hostility(p), p.hp, len(p.hand)))
+            # fire and thunder pass along the chain: a chained enemy first (铁索连环)
+            ranked = sorted(cands, key=lambda p: (-self.hostility(p) - (1.0 if elemental and p.chained else 0.0),
+                                                  p.hp, len(p.hand)))
             chosen = [p for p in ranked if self.hostility(p) > 0.3][:hi]
             if len(chosen) < lo:
                 extra = [p for p in ranked if p not in chosen and self.hostility(p) > -0.3]
@@ -423,6 +432,10 @@ class HeuristicAgent(Agent):
     def confirm(self, req: ConfirmRequest) -> bool:
         assert self.view is not None and self.me is not None
         skill = self.view.content.skills.get(req.skill) if req.skill else None
+        actor = getattr(req.event, "user", None)
+        if skill is not None and isinstance(actor, Player) and actor is not self.me and self.friend(actor) \
+                and skill not in self.view.me_skills():
+            return False  # another player's skill asks about their own move (蛊惑's question): not an ally's
         if skill is not None and skill.ai.accept is not None:
             return bool(skill.ai.accept(self.view.frame({"me": self.me, "event": req.event})))
         return True

@@ -43,7 +43,7 @@ class CardView:
 
     def __init__(self, game: Optional["Game"]) -> None:
         self.game = game
-        self._owners: Optional[dict[int, list["Filter"]]] = None if game is not None else {}
+        self._owners: Optional[dict[int, list[tuple["Filter", str]]]] = None if game is not None else {}
         self._busy = False
 
     def forget(self) -> None:
@@ -51,7 +51,7 @@ class CardView:
         if self.game is not None:
             self._owners = None
 
-    def _filters(self) -> dict[int, list["Filter"]]:
+    def _filters(self) -> dict[int, list[tuple["Filter", str]]]:
         owners = self._owners
         if owners is None:
             g = self.game
@@ -59,7 +59,7 @@ class CardView:
             owners = {}
             for p in g.players:
                 if p.alive:
-                    got = [flt for s in g.active_skills(p) for flt in s.filters]
+                    got = [(flt, s.id) for s in g.active_skills(p) for flt in s.filters]
                     if got:
                         owners[p.seat] = got
             self._owners = owners
@@ -82,6 +82,24 @@ class CardView:
             return card.holder, card.origin
         return None, ""
 
+    def changers(self, card: "Card") -> list[str]:
+        """The filter skills that make ``card`` look otherwise than printed now (for skill counts)."""
+        holder, where = self.whose(card)
+        if holder is None or self.look(card) is None:
+            return []
+        g = self.game
+        assert g is not None
+        out = []
+        self._busy = True
+        try:
+            for flt, sid in self._filters().get(holder.seat, []):
+                if (flt.zones is None or where in flt.zones) and (
+                        flt.condition is None or flt.condition(Frame(g, {"me": holder, "it": card}))):
+                    out.append(sid)
+        finally:
+            self._busy = False
+        return out
+
     def look(self, card: "Card") -> Optional[tuple["CardKind", str]]:
         """``(kind, suit)`` as ``card`` is seen now, or None when it is seen as printed."""
         holder, where = self.whose(card)
@@ -96,7 +114,7 @@ class CardView:
         changed = False
         self._busy = True  # conditions see the printed card
         try:
-            for flt in filters:
+            for flt, _sid in filters:
                 if flt.zones is not None and where not in flt.zones:
                     continue
                 if flt.condition is not None and not flt.condition(Frame(g, {"me": holder, "it": card})):

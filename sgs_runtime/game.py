@@ -251,6 +251,11 @@ class Game:
         if kind == "skill":
             sid = str(fields.get("skill"))
             self.skill_counts[sid] = self.skill_counts.get(sid, 0) + 1
+            who = fields.get("player")
+            if isinstance(who, Player):
+                through = self.skillset.via(who, sid)
+                if through:  # a copied or granted skill: the skill that gives it took effect too
+                    self.count_skill(through)
         if not self.keep_log and self.log_sink is None:
             return
         record: dict[str, Any] = {"seq": len(self.log), "event": kind}
@@ -365,6 +370,14 @@ class Game:
         """Remember a use or play of ``card`` this turn (克己 asks what was used)."""
         self.history.append((player.seat, card.kind.id, self.phase if player is self.current else None, mode))
         self.card_counts[card.kind.id] = self.card_counts.get(card.kind.id, 0) + 1
+        if self.card_view.active:
+            for c in card.physical:
+                for sid in self.card_view.changers(c):
+                    self.count_skill(sid)
+
+    def count_skill(self, sid: str) -> None:
+        """A skill took effect without being invoked (a filter, a grant, a copy): count it for reports."""
+        self.skill_counts[sid] = self.skill_counts.get(sid, 0) + 1
 
     def option(self, name: str) -> Any:
         return self.options.get(name)

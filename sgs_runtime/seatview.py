@@ -94,6 +94,14 @@ class SeatView:
     def unseen_total(self) -> int:
         return sum(1 for c in self.game.cards if not visible(c, self.seat))
 
+    def me_skills(self) -> list[Any]:
+        """This seat's skills now."""
+        return self.game.skillset.of(self.me)
+
+    def givers(self, p: "Player", skill: Any) -> list["Player"]:
+        """Who gives ``p`` a granted skill (public: skills are on the hero cards)."""
+        return self.game.skillset.givers(p, skill)
+
     def frame(self, variables: dict[str, Any]) -> Frame:
         """A frame for the content's ai hints (expressions the content trusts to read public facts)."""
         return Frame(self.game, variables)

@@ -21,7 +21,7 @@ whose condition makes others invalid is looked at again at every step.
 
 >>> from sgs_runtime.skillset import Held
 >>> Held.__slots__
-('skill', 'source', 'givers')
+('skill', 'source', 'givers', 'via')
 """
 
 from __future__ import annotations
@@ -42,12 +42,13 @@ SOURCES = ("hero", "gained", "equipment", "copied", "granted", "rules")
 class Held:
     """One skill a player has, where it comes from, and (granted skills) who gives it."""
 
-    __slots__ = ("skill", "source", "givers")
+    __slots__ = ("skill", "source", "givers", "via")
 
-    def __init__(self, skill: "Skill", source: str, givers: tuple["Player", ...] = ()) -> None:
+    def __init__(self, skill: "Skill", source: str, givers: tuple["Player", ...] = (), via: str = "") -> None:
         self.skill = skill
         self.source = source
         self.givers = givers
+        self.via = via  # the skill that copies or grants it (伪帝, 黄天)
 
     def __repr__(self) -> str:
         by = f" from {', '.join(p.name for p in self.givers)}" if self.givers else ""
@@ -67,8 +68,9 @@ class SkillSet:
         self._immune: Optional[list["Player"]] = None
         self._step = -1  # the game step the answers hold for, when a condition decides validity
         self._busy = False
-        self.volatile = any(s.invalidates is not None and s.invalidates.condition is not None
-                            for s in game.content.skills.values())
+        # whether someone holds a skill whose condition makes others invalid (缠怨): then the
+        # answers hold for one step only; decided each time the sets are built
+        self.volatile = False
 
     # ------------------------------------------------------------ caching
 
@@ -128,6 +130,13 @@ class SkillSet:
                 return h.source
         return None
 
+    def via(self, player: "Player", skill_id: str) -> str:
+        """The skill through which the player has ``skill_id`` (a copy or a grant), or ''."""
+        for h in self.held(player):
+            if h.skill.id == skill_id:
+                return h.via
+        return ""
+
     def from_equipment(self, player: "Player", skill: "Skill") -> bool:
         """Whether the player has this skill through a piece of equipment (not their hero)."""
         return self.source(player, skill) == "equipment"
@@ -174,12 +183,17 @@ class SkillSet:
                         continue
                     for sk in self._own(q):
                         if (sk.lord or not cp.lord_only) and sk.id not in have:
-                            own[p.seat].append(Held(sk, "copied", (q,)))
+                            own[p.seat].append(Held(sk, "copied", (q,), h.skill.id))
                             have.add(sk.id)
+        self.volatile = any(h.skill.invalidates is not None and h.skill.invalidates.condition is not None
+                            for held in own.values() for h in held)
+        if self.volatile:
+            self._step = g.steps
         for p in g.players:
             own[p.seat] = self._valid(p, own[p.seat])
         # grants: from every other living giver's valid skills
         granted: dict[int, dict[str, list["Player"]]] = {}
+        via: dict[str, str] = {}
         for q in g.players:
             if not q.alive:
                 continue
@@ -190,12 +204,13 @@ class SkillSet:
                             continue
                         if gr.condition is None or gr.condition(Frame(g, {"me": q, "it": p})):
                             granted.setdefault(p.seat, {}).setdefault(gr.skill, []).append(q)
+                            via[gr.skill] = h.skill.id
         for p in g.players:
             held = own[p.seat]
             for sid, givers in granted.get(p.seat, {}).items():
                 sk = g.skill(sid)
                 if sk is not None and all(x.skill is not sk for x in held):
-                    held.append(Held(sk, "granted", tuple(givers)))
+                    held.append(Held(sk, "granted", tuple(givers), via.get(sid, "")))
             self._held[p.seat] = self._valid(p, held)
 
     def _valid(self, player: "Player", held: list[Held]) -> list[Held]:

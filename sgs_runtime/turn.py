@@ -42,10 +42,7 @@ def hero_pool(g: "Game") -> list[str]:
     if g.hero_pool is not None:
         return list(g.hero_pool)
     out: list[str] = []
-    chosen = g.option("hero_packs")  # a group's choice of packs, e.g. "standard,wind"
-    packs = ([x.strip() for x in chosen.replace("+", ",").split(",") if x.strip()] if isinstance(chosen, str)
-             else list(chosen or [])) or list(g.rules.hero_packs)
-    for pack in packs:
+    for pack in g.rules.hero_packs:
         for hid in g.content.hero_packs.get(pack, []):
             if hid not in out:
                 out.append(hid)
