@@ -365,11 +365,17 @@ def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, 
 @main.command()
 @click.argument("transcript_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="print the event log as JSON lines")
+@click.option("--seat", type=int, default=None, help="tell the game as this seat saw it (hidden cards as counts)")
+@click.option("--spectator", is_flag=True, help="tell the game as a spectator saw it (no hand card shown)")
 @_content_option
-def replay(transcript_file: Path, as_json: bool, content_dir: Optional[Path]) -> None:
-    """Play a saved game back from its seed and decisions, and tell what happened."""
+def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator: bool,
+           content_dir: Optional[Path]) -> None:
+    """Play a saved game back from its seed and decisions, and tell what happened.
+
+    By default everything is told (for explanations); --seat N tells only what seat N saw."""
     from sgs_runtime.narrate import story
     from sgs_runtime.replay import replay as run
+    from sgs_runtime.visibility import log_view
 
     content = _load(content_dir)
     try:
@@ -381,11 +387,14 @@ def replay(transcript_file: Path, as_json: bool, content_dir: Optional[Path]) ->
     except SgsError as exc:
         _fail(str(exc))
         return
+    if seat is not None and not 0 <= seat < len(game.players):
+        raise click.UsageError(f"--seat must be between 0 and {len(game.players) - 1}")
+    records = log_view(game.log, -1 if spectator else seat)
     if as_json:
-        for rec in game.log:
+        for rec in records:
             click.echo(json.dumps(rec, ensure_ascii=False))
     else:
-        for line in story(game.log):
+        for line in story(records):
             click.echo(line)
 
 

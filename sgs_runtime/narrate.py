@@ -14,6 +14,13 @@ from typing import Any, Callable, Iterable, Optional
 Record = dict[str, Any]
 
 
+def _cards(value: Any) -> str:
+    """Cards by name, or how many when this view may not see them."""
+    if isinstance(value, int):
+        return f"{value} card{'s' if value != 1 else ''}"
+    return _list(value)
+
+
 def _list(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(map(str, value))
@@ -114,6 +121,15 @@ TEMPLATES: dict[str, Callable[[Record], Optional[str]]] = {
     "reveal_role": lambda r: f"{r['player']} reveals the role {r['role']}",
     "end_turn": lambda r: f"{r['player']}'s turn ends",
     "turn_over": lambda r: f"{r['player']} turns over",
+    "skill_change": lambda r: f"{r['player']} {'gains' if r.get('gained') else 'loses'} {r['skill']}"
+                              + (f" until the {r['until']} ends" if r.get("until") else ""),
+    "invalidate": lambda r: f"{r['player']}'s {'skills are' if r['skill'] == 'all' else r['skill'] + ' is'} invalid"
+                            + (f" until the {r['until']} ends" if r.get("until") else ""),
+    "forbid": lambda r: f"{r['player']} may not {' or '.join(r['actions'])} such cards"
+                        + (f" until the {r['until']} ends" if r.get("until") else ""),
+    "look": lambda r: f"{r['player']} looks at {_cards(r['cards'])}",
+    "void": lambda r: f"{r['card']} of {r['player']} is void",
+    "kingdom": lambda r: f"{r['player']} takes the kingdom {r['kingdom']}",
     "game_over": lambda r: f"game over: {r.get('reason')} — {_list(r.get('roles') or []) or 'nobody'} won",
 }
 

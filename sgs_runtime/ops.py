@@ -207,6 +207,9 @@ def arrange(f: Frame, who: Player, n: int) -> "Gen":
     cards = _moves.top_cards(g, int(n))
     if not cards:
         return
+    from .visibility import let_see
+
+    let_see(g, cards, who)  # the arranger sees them (观星)
     top, bottom = yield from g.ask(ArrangeRequest(who, f"arrange the top {len(cards)} cards", cards=cards))
     for c in cards:
         g.draw_pile.remove(c)
