@@ -134,6 +134,8 @@ def dying(g: "Game", player: Player, source: Optional[Player], damage_ev: Option
     finally:
         player.dying = False
         g.pop(ev)
+    if player.hp <= 0 and player.alive and ev.spared:
+        player.spared = True  # alive at HP <= 0: a skill keeps them (不屈)
     if player.hp <= 0 and player.alive and not ev.spared:
         yield from die(g, player, source)
     elif player.alive:
@@ -151,8 +153,10 @@ def die(g: "Game", player: Player, killer: Optional[Player]) -> "Gen":
     ev = DeathEvent(player, killer)
     g.push(ev)
     g.emit("death", player=player, role=player.role, killer=killer)
+    player.burying = True  # until the death's timing is through (the game may end inside it: 武魂)
     try:
         yield from fire(g, "death", ev)
+        player.burying = False
     finally:
         g.pop(ev)
     if player is g.current:

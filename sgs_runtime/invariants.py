@@ -2,8 +2,9 @@
 
 * every card is in exactly one zone, and the zone knows it;
 * no zone holds a card twice, and no card is lost or invented;
-* HP never exceeds max HP, and is below 1 only while dying;
-* the dead hold no cards (their areas are emptied at death) — except, under rules
+* HP never exceeds max HP, and is below 1 only while dying, or when a skill spared the player (不屈);
+* the dead hold no cards (their areas are emptied at death, unless the game ended before
+  their death was through) — except, under rules
   that keep the dead at the table (转世), the hand cards given to them.
 
 :func:`check` returns a list of violations (empty when all hold); the
@@ -37,9 +38,11 @@ def check(g: "Game", dead_hold_nothing: bool = True) -> list[str]:
     for p in g.players:
         if p.hp > p.max_hp:
             problems.append(f"{p.name} has {p.hp} HP over a maximum of {p.max_hp}")
-        if p.alive and p.hp < 1 and not p.dying:
+        if p.alive and p.hp >= 1:
+            p.spared = False
+        if p.alive and p.hp < 1 and not p.dying and not p.spared:
             problems.append(f"{p.name} is alive at {p.hp} HP without dying")
-        if dead_hold_nothing and not p.alive and not g.stack:
+        if dead_hold_nothing and not p.alive and not g.stack and not p.burying:
             kept = p.all_cards()
             if g.rules.runtime.get("dead_stay_at_table"):
                 kept = [c for c in kept if c.zone is not p.hand]

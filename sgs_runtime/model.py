@@ -295,6 +295,8 @@ class Player:
         self.uses: dict[str, int] = {}  # uses per play phase, keyed by limit quantity
         self.skill_uses: dict[tuple[str, str], int] = {}  # (skill id, scope) -> count
         self.reincarnations = 0
+        self.burying = False  # dead, and the death's timing not yet through
+        self.spared = False  # alive at HP <= 0 because a skill says so (不屈)
         self.chosen_kingdom: Optional[str] = None  # a god hero's kingdom, chosen where a rule needs one
 
     @property
