@@ -323,6 +323,11 @@ class Game:
             got = self._views[seat] = SeatView(self, seat)
         return got
 
+    def hp_changed(self) -> None:
+        """Someone's HP changed: skills whose validity depends on a condition are looked at again (缠怨)."""
+        if self.skillset.volatile:
+            self.bump()
+
     def bump(self) -> None:
         """Some player's skills may have changed (equipment, death, ignored armour): forget caches."""
         self.epoch += 1

@@ -49,6 +49,7 @@ def damage(g: "Game", source: Optional[Player], target: Player, amount: int, nat
             return ev
         victim = ev.target
         victim.hp -= ev.amount
+        g.hp_changed()
         ev.done = True
         if source is not None:
             g.public.append(("damage", source.seat, victim.seat, card.kind.id if card is not None else "", ev.amount))
@@ -86,6 +87,7 @@ def recover(g: "Game", player: Player, amount: int, source: Optional[Player] = N
         if gained <= 0:
             return ev
         player.hp += gained
+        g.hp_changed()
         if source is not None and source is not player:
             g.public.append(("recover", source.seat, player.seat, card.kind.id if card is not None else "", gained))
         g.emit("recover", player=player, amount=gained, source=source, card=card, hp=player.hp)
@@ -105,6 +107,7 @@ def lose_hp(g: "Game", player: Player, amount: int) -> "Gen":
         if ev.cancelled or ev.amount <= 0:
             return ev
         player.hp -= ev.amount
+        g.hp_changed()
         g.emit("lose_hp", player=player, amount=ev.amount, hp=player.hp)
         if player.hp <= 0:
             yield from dying(g, player, None, None)

@@ -513,6 +513,7 @@ def set_max_hp(f: Frame, who: Player, value: int) -> "Gen":
     who.max_hp = max(0, int(value))
     if who.hp > who.max_hp:
         who.hp = who.max_hp
+        f.game.hp_changed()
     f.game.emit("max_hp", player=who, old=old, max_hp=who.max_hp, hp=who.hp)
     if who.max_hp <= 0 and who.alive:
         yield from _hp.die(f.game, who, None)
@@ -524,6 +525,7 @@ def set_hp(f: Frame, who: Player, value: int) -> "Gen":
     old = who.hp
     hp = min(who.max_hp, int(value))
     who.hp = hp if who.dying or not who.alive else max(1, hp)
+    f.game.hp_changed()
     f.game.emit("hp", player=who, old=old, hp=who.hp)
     return
     yield  # unreachable: makes this function a generator

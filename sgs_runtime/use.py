@@ -391,7 +391,7 @@ def view_as_kinds(g: "Game", va: ViewAs) -> list[str]:
             if n in ("basic", "trick"):
                 for cid in deck:
                     k = g.content.cards[cid]
-                    if k.type == n and k.delayed is None and k.use is not None and cid not in got:
+                    if k.type == n and k.delayed is None and cid not in got:
                         got.append(cid)
             elif n not in got:
                 got.append(n)
@@ -458,7 +458,7 @@ def active_available(g: "Game", player: Player, skill: Skill) -> bool:
     assert spec is not None
     if spec.limit is not None and player.skill_uses.get((skill.id + "#active", "phase"), 0) >= spec.limit:
         return False
-    if spec.condition is not None and not spec.condition(Frame(g, {"me": player})):
+    if spec.condition is not None and not spec.condition(Frame(g, {"me": player, "__skill__": skill.id})):
         return False
     if spec.cards is not None and greedy_choice(g, player, spec.cards) is None:
         return False
