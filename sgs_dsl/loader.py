@@ -632,7 +632,8 @@ class Loader:
             items = [(path + ("grants",), grants)] if isinstance(grants, dict) else [
                 (path + ("grants", i), g) for i, g in enumerate(grants)]
             for gpath, graw in items:
-                sid = self.env.aliases.get(graw["skill"], graw["skill"])
+                given = str(graw["skill"])
+                sid = self.env.aliases.get(given, given)
                 if "skill" not in self.env.symbols.get(sid, set()):
                     self.err(doc, gpath + ("skill",), "E300",
                              f"unknown skill '{graw['skill']}'{did_you_mean(graw['skill'], self.env.names_in('skill'))}")

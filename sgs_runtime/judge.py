@@ -32,10 +32,10 @@ def _fix(ev: JudgeEvent) -> None:
     card = ev.card
     assert card is not None
     ev.suit, ev.color, ev.rank = card.suit, card.color, card.rank
-    g = card.view.game if card.view is not None else None
-    if g is not None and card.view.active:
-        for sid in card.view.changers(card):
-            g.count_skill(sid)
+    view = card.view
+    if view is not None and view.game is not None and view.active:
+        for sid in view.changers(card):
+            view.game.count_skill(sid)
 
 
 def judge(g: "Game", player: Player, reason: str = "") -> "Gen":

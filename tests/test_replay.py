@@ -63,3 +63,27 @@ def test_every_record_of_a_game_reads_as_a_sentence() -> None:
     for record in g.log:
         line = narrate(record)
         assert line is None or not line.startswith(record["event"] + ":"), line  # no raw fallback
+
+
+def test_sgs_replay_tells_a_seats_view(tmp_path: Path) -> None:
+    """--seat N: the other seats' drawn cards are counts; --spectator: nobody's hand is named."""
+    g = Game(CONTENT, CONTENT.ruleset("identity_all"), players=4, seed=5)
+    g.play([RandomAgent(i) for i in range(4)])
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(transcript(g)), encoding="utf-8")
+    everything = CliRunner().invoke(main, ["replay", "--json", str(path)])
+    seat0 = CliRunner().invoke(main, ["replay", "--json", "--seat", "0", str(path)])
+    watcher = CliRunner().invoke(main, ["replay", "--json", "--spectator", str(path)])
+    assert everything.exit_code == seat0.exit_code == watcher.exit_code == 0
+    full = [json.loads(line) for line in everything.output.splitlines()]
+    mine = [json.loads(line) for line in seat0.output.splitlines()]
+    seen = [json.loads(line) for line in watcher.output.splitlines()]
+    assert len(full) == len(mine) == len(seen)
+    drawn = [i for i, r in enumerate(full) if r.get("event") == "move" and r.get("reason") == "draw"]
+    assert drawn
+    for i in drawn:
+        owner = full[i]["seen"]
+        assert isinstance(seen[i]["cards"], int)
+        assert isinstance(mine[i]["cards"], list) == (0 in owner)
+    bad = CliRunner().invoke(main, ["replay", "--seat", "9", str(path)])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
