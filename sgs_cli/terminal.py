@@ -1,7 +1,7 @@
 """A game in the terminal: one human seat, bots elsewhere.
 
 The human answers the same requests a bot does, through numbered menus; the
-game's event log is narrated as it grows.
+game's event log is narrated as it grows, as the player's seat saw it.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from sgs_runtime.definitions import Content, Ruleset
 from sgs_runtime.game import Game
 from sgs_runtime.model import Card, Player
 from sgs_runtime.narrate import story
+from sgs_runtime.visibility import log_view
 from sgs_runtime.replay import transcript
 from sgs_runtime.requests import (
     ArrangeRequest,
@@ -148,11 +149,11 @@ def play_terminal(content: Content, rules: Ruleset, players: int, seed: int, sea
         shown = 0
         req = game.start()
         while req is not None:
-            for line in story(game.log[shown:]):
+            for line in story(log_view(game.log[shown:], seat)):  # what this seat saw
                 click.echo(line)
             shown = len(game.log)
             req = game.answer(ask_agent(game, agents[req.player.seat], req))
-        for line in story(game.log[shown:]):
+        for line in story(log_view(game.log[shown:], seat)):
             click.echo(line)
         assert game.result is not None
         me = game.players[seat]

@@ -595,6 +595,7 @@ def forbid(f: Frame, who: Player, actions: frozenset[str], cond: Any, until: Opt
 
     by = f.vars.get("me")
     who.bans.append(Ban(actions, cond, Frame(f.game, dict(f.vars)), until, by))
+    f.game.skillset.timed = f.game.skillset.timed or until is not None
     f.game.emit("forbid", player=who, actions=sorted(actions), by=by, **({"until": until} if until else {}))
 
 

@@ -68,6 +68,7 @@ class SkillSet:
         self._immune: Optional[list["Player"]] = None
         self._step = -1  # the game step the answers hold for, when a condition decides validity
         self._busy = False
+        self.timed = False  # some change lasts until a turn, phase or round ends (expire has work)
         # whether someone holds a skill whose condition makes others invalid (缠怨): then the
         # answers hold for one step only; decided each time the sets are built
         self.volatile = False
@@ -278,23 +279,28 @@ class SkillSet:
     # ------------------------------------------------------------ changes
 
     def gain(self, player: "Player", skill_id: str, until: Optional[str]) -> None:
+        self.timed = self.timed or until is not None
         player.lost = [(s, u) for s, u in player.lost if s != skill_id]
         if all(s != skill_id for s, _ in player.gained):
             player.gained.append((skill_id, until))
         self.game.bump()
 
     def lose(self, player: "Player", skill_id: str, until: Optional[str]) -> None:
+        self.timed = self.timed or until is not None
         player.gained = [(s, u) for s, u in player.gained if s != skill_id]
         if any(s.id == skill_id for s in player.skills):
             player.lost.append((skill_id, until))
         self.game.bump()
 
     def invalidate(self, player: "Player", skill_id: Optional[str], until: Optional[str]) -> None:
+        self.timed = self.timed or until is not None
         player.invalid.append((skill_id, until))
         self.game.bump()
 
     def expire(self, scope: str) -> None:
         """A turn, phase or round has ended: changes that lasted until then are undone."""
+        if not self.timed:
+            return
         changed = False
         for p in self.game.players:
             for name in ("gained", "lost", "invalid"):

@@ -51,6 +51,9 @@ def visible(card: "Card", seat: Optional[int]) -> bool:
 
 def seen_by(g: "Game", card: "Card") -> Optional[list[int]]:
     """The seats that may see ``card`` now, or ``None`` when everyone may."""
+    z = card.zone
+    if card.seen == EVERYONE or (z is not None and z.public and not card.covered):
+        return None
     if all(visible(card, p.seat) for p in g.players):
         return None
     return [p.seat for p in g.players if visible(card, p.seat)]

@@ -47,7 +47,8 @@ def play_checked(players: int, seed: int, end_chance: float, answer_chance: floa
         if g.cards:  # once the deck is dealt, no card is created or destroyed
             total = total if total is not None else len(g.cards)
             assert len(g.cards) == total, "cards were created or destroyed"
-            assert any(p.alive for p in g.players), "everyone is dead"
+            # (everyone may be dead once the game is over: 武魂 takes the traitor who killed the lord)
+            assert any(p.alive for p in g.players) or g.result is not None, "everyone is dead"
         if req is None:
             break
         try:
