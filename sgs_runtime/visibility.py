@@ -137,12 +137,27 @@ def mask_request(req: Any, seat: int) -> Any:
     """``req`` as ``seat`` may see it: cards it may not see become :class:`HiddenCard` place holders.
 
     Returns the request itself when it shows nothing hidden (most requests)."""
-    cands = getattr(req, "candidates", None)
-    if not cands or not any(hasattr(c, "seen") and not visible(c, seat) for c in cands):
-        return req
     import copy
 
-    masked = copy.copy(req)
+    masked = req
+    # a card used face down under a claim shows only its claim to the others (蛊惑)
+    for field in ("against", "event"):
+        value = getattr(req, field, None)
+        hidden = _claim_hidden(value if field == "against" else getattr(value, "card", None), seat)
+        if hidden is not None:
+            if masked is req:
+                masked = copy.copy(req)
+            if field == "against":
+                masked.against = hidden
+            else:
+                ev = copy.copy(value)
+                ev.card = hidden
+                masked.event = ev
+    cands = getattr(req, "candidates", None)
+    if not cands or not any(hasattr(c, "seen") and not visible(c, seat) for c in cands):
+        return masked
+    if masked is req:
+        masked = copy.copy(req)
     table: dict[int, Any] = {}
     out = []
     for c in cands:
@@ -156,6 +171,19 @@ def mask_request(req: Any, seat: int) -> Any:
     masked.hidden = frozenset(h.id for h in out if isinstance(h, HiddenCard))
     masked.unmask = table
     return masked
+
+
+def _claim_hidden(card: Any, seat: int) -> Any:
+    """A face-down card as ``seat`` sees it: its claimed kind without its cards, or None if nothing is hidden."""
+    if card is None or not getattr(card, "face_down", False):
+        return None
+    if all(visible(c, seat) for c in card.physical):
+        return None
+    from .model import VirtualCard
+
+    shown = VirtualCard(card.kind, [], card.skill)
+    shown.face_down = True
+    return shown
 
 
 def unmask_answer(masked: Any, answer: Any) -> Any:

@@ -148,3 +148,23 @@ def test_a_private_look_shows_the_looker_only(content) -> None:  # type: ignore[
     assert visible(card, 0) and not visible(card, 2)
     assert g.view_for(0).cards_of(them[1])[0] is card
     assert isinstance(g.view_for(2).cards_of(them[1])[0], HiddenCard)
+
+
+def test_a_face_down_claim_shows_only_the_claim(content) -> None:  # type: ignore[no-untyped-def]
+    """A question about 蛊惑's claim, and a window against it, show the others the claimed kind only."""
+    from sgs_runtime.events import DeclareEvent
+    from sgs_runtime.model import VirtualCard
+    from sgs_runtime.requests import ConfirmRequest
+
+    table = _table(content, [("jink", "diamond", 2)], [], [])
+    g = Game(content, content.ruleset(), table=table)
+    g.stop_at_phase = "draw"
+    g.start()
+    yuji_card = g.players[0].hand.cards[0]
+    claim = VirtualCard(content.cards["slash"], [yuji_card], "guhuo")
+    claim.face_down = True
+    req = ConfirmRequest(g.players[1], "question the claim?", skill="guhuo", event=DeclareEvent(g.players[0], claim, "use"))
+    masked = mask_request(req, 1)
+    assert masked.event.card.kind.id == "slash" and masked.event.card.physical == []
+    assert req.event.card.physical == [yuji_card]  # the truth is untouched
+    assert mask_request(req, 0) is req  # its user sees it
