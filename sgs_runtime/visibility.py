@@ -139,7 +139,7 @@ def mask_request(req: Any, seat: int) -> Any:
     Returns the request itself when it shows nothing hidden (most requests)."""
     import copy
 
-    masked = req
+    masked: Any = req
     # a card used face down under a claim shows only its claim to the others (蛊惑)
     for field in ("against", "event"):
         value = getattr(req, field, None)
@@ -150,7 +150,7 @@ def mask_request(req: Any, seat: int) -> Any:
             if field == "against":
                 masked.against = hidden
             else:
-                ev = copy.copy(value)
+                ev: Any = copy.copy(value)
                 ev.card = hidden
                 masked.event = ev
     cands = getattr(req, "candidates", None)
