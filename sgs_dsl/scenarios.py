@@ -456,6 +456,12 @@ class _Checker:
                     want = sorted(card_label(t) for t in facts[zone])
                     if have != want:
                         out.append(f"line {line}: {p.name}'s {zone} is {have}, expected {want}")
+            for name, cards in (facts.get("piles") or {}).items():
+                zone = p.piles.get(name)
+                have = self._labels(zone.cards if zone is not None else [])
+                want = sorted(card_label(t) for t in cards)
+                if have != want:
+                    out.append(f"line {line}: {p.name}'s pile {name} is {have}, expected {want}")
             for t in facts.get("contains", []) or []:
                 if card_label(t) not in [c.label() for c in p.all_cards()]:
                     out.append(f"line {line}: {p.name} does not hold {card_label(t)}")

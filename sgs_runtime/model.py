@@ -382,4 +382,6 @@ class Player:
             "equip": [c.label() for c in self.equip.cards],
             "judge": [c.label() for c in self.judge.cards],
             **({"chained": True} if self.chained else {}),
+            **({"piles": {n: [c.label() for c in z.cards] for n, z in self.piles.items() if z.cards}}
+               if self.piles else {}),
         }
