@@ -2,6 +2,7 @@
 
     python benchmarks/soak.py --games 10000 --workers 2
     python benchmarks/soak.py --games 300             # the smaller run CI does (tests/test_soak.py)
+    python benchmarks/soak.py --games 2000 --check    # the invariants after every step, too
 
 Games are spread over every rules file of the content, every player count from 5
 to 8 that the rules allow (or the counts they allow when they play fewer), all the
@@ -49,30 +50,36 @@ def plan(content: Any, games: int, seed: int) -> list[tuple[str, int, str, int]]
 _CONTENT: dict[str, Any] = {}
 
 
-def _run(items: list[tuple[str, int, str, int]]) -> list[dict[str, Any]]:
+def _run(items: list[tuple[str, int, str, int]], check: bool = False) -> list[dict[str, Any]]:
     if "c" not in _CONTENT:
         _CONTENT["c"] = load_content()
     content = _CONTENT["c"]
     out = []
     for rid, n, agents, s in items:
-        summary = play_one(content, rid, n, s, 0, agents)
+        summary = play_one(content, rid, n, s, 0, agents, check=check)
         out.append({"rules": rid, "players": n, "agents": agents, "seed": s, "error": summary.error,
-                    "limit": summary.limit, "turns": summary.turns})
+                    "limit": summary.limit, "turns": summary.turns, "violation": summary.violation})
     return out
 
 
-def soak(games: int, seed: int = 2026, workers: int = 1) -> dict[str, Any]:
+def _run_checked(items: list[tuple[str, int, str, int]]) -> list[dict[str, Any]]:
+    return _run(items, check=True)
+
+
+def soak(games: int, seed: int = 2026, workers: int = 1, check: bool = False) -> dict[str, Any]:
+    """Play ``games`` games; with ``check``, test the invariants after every step of each."""
     content = load_content()
     items = plan(content, games, seed)
     batches = [items[i:i + 50] for i in range(0, len(items), 50)]
+    run = _run_checked if check else _run
     start = time.perf_counter()
     results: list[dict[str, Any]] = []
     if workers <= 1:
         for b in batches:
-            results.extend(_run(b))
+            results.extend(run(b))
     else:
         with ProcessPoolExecutor(max_workers=workers) as ex:
-            for got in ex.map(_run, batches):
+            for got in ex.map(run, batches):
                 results.extend(got)
     seconds = time.perf_counter() - start
     errors = [r for r in results if r["error"]]
@@ -84,6 +91,9 @@ def soak(games: int, seed: int = 2026, workers: int = 1) -> dict[str, Any]:
         "errors": len(errors),
         "error_list": errors,
         "limits": sum(1 for r in results if r["limit"]),
+        "checked": check,
+        "violations": sum(1 for r in results if r["violation"]),
+        "violation_list": [r for r in results if r["violation"]],
         "games_by_rules": by_rules,
         "seconds": round(seconds, 1),
     }
@@ -95,19 +105,24 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--check", action="store_true", help="test the invariants after every step")
     args = parser.parse_args()
-    result = soak(args.games, args.seed, args.workers)
+    result = soak(args.games, args.seed, args.workers, args.check)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         print(f"{result['games']} games in {result['seconds']} s: {result['errors']} engine errors, "
-              f"{result['limits']} stopped by the turn limit")
+              f"{result['limits']} stopped by the turn limit"
+              + (f", {result['violations']} invariant violations" if args.check else ""))
         for rid, n in sorted(result["games_by_rules"].items()):
             print(f"  {rid:<20} {n} games")
         for e in result["error_list"]:
             first = e["error"].splitlines()[0]
             print(f"ERROR rules={e['rules']} players={e['players']} agents={e['agents']} seed={e['seed']}: {first}")
-    sys.exit(1 if result["errors"] else 0)
+        for v in result["violation_list"]:
+            print(f"VIOLATION rules={v['rules']} players={v['players']} agents={v['agents']} seed={v['seed']}: "
+                  f"{v['violation']}")
+    sys.exit(1 if result["errors"] or result["violations"] else 0)
 
 
 if __name__ == "__main__":

@@ -214,13 +214,16 @@ def _pack_pool(content: Any, packs_text: str, pool: Optional[list[str]]) -> list
               help="write a balance report (CSV, charts, index.html) to this folder (pip install 'sgs-engine[report]')")
 @click.option("--json", "as_json", is_flag=True, help="print the JSON report")
 @click.option("--progress/--no-progress", default=None, help="a progress bar on stderr (default: for long runs)")
+@click.option("--check", is_flag=True,
+              help="test the invariants after every step of every game and report the seed of any failure")
 @_content_option
 def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], workers: int, backend: str,
              scheduler: Optional[str], heroes: Optional[str], hero_packs: Optional[str], agents: str,
              option_pairs: tuple[str, ...],
-             report_dir: Optional[Path], as_json: bool, progress: Optional[bool], content_dir: Optional[Path]) -> None:
+             report_dir: Optional[Path], as_json: bool, progress: Optional[bool], check: bool,
+             content_dir: Optional[Path]) -> None:
     """Play bot games and report win rates; the same seed gives the same result."""
-    from sgs_runtime.simulate import check_agents, combine
+    from sgs_runtime.simulate import check_agents, check_pool, combine
     from sgs_runtime.simulate import simulate as run
 
     counts = _player_counts(players_text)
@@ -249,6 +252,11 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
         if not rules.players_min <= players <= rules.players_max or players not in tables:
             raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players "
                                    f"(role tables for {sorted(tables)})")
+    try:
+        for players in counts:
+            check_pool(content, rules, players, pool)
+    except SgsError as exc:
+        raise click.UsageError(str(exc)) from None
     total = games * len(counts)
     show = progress if progress is not None else (total >= 200 and sys.stderr.isatty())
     reports: dict[int, Any] = {}
@@ -258,7 +266,8 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
                 reports[players] = run(content, rules_id=rules.id, players=players, games=games, seed=seed,
                                        workers=workers, content_dir=str(content_dir) if content_dir else None,
                                        agents=agents, hero_pool=pool, options=options, backend=backend,
-                                       scheduler=scheduler, progress=bar.update if bar is not None else None)
+                                       scheduler=scheduler, progress=bar.update if bar is not None else None,
+                                       check=check)
     except SgsError as exc:
         _fail(str(exc))
         return
@@ -276,7 +285,7 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
         click.echo(json.dumps(rep, ensure_ascii=False, indent=2))
     else:
         _print_report(rep)
-    sys.exit(1 if rep["errors"] else 0)
+    sys.exit(1 if rep["errors"] or rep.get("violations") else 0)
 
 
 class _nothing:
@@ -320,6 +329,10 @@ def _print_report(rep: dict[str, Any]) -> None:
             click.echo(f"  most used {label}: " + ", ".join(f"{k} {n}" for k, n in top))
     for s in rep["error_samples"]:
         click.echo(f"  error in game {s['game']} (seed {s['seed']}): {s['error'].splitlines()[0]}")
+    if rep.get("checked"):
+        click.echo(f"  invariants checked after every step: {rep['violations']} violation(s)")
+        for s in rep["violation_samples"]:
+            click.echo(f"  violation in game {s['game']} (seed {s['seed']}): {s['violation']}")
 
 
 # ---------------------------------------------------------------------- play

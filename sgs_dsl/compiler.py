@@ -668,6 +668,8 @@ class Compiler:
                 self.error(target.pos, "E305", "mark takes one name: p.mark(name)")
                 return False, lambda f: None
             mark = self._mark_name(target.args[0], scope)
+            if not _compatible(vt, "num"):
+                self.error(s.value.pos, "E301", f"a mark holds a number, but this is {_describe(vt)}")
 
             def set_mark(f: Frame) -> None:
                 p, name, v = who(f), mark(f), value(f)
@@ -721,6 +723,11 @@ class Compiler:
                                                     f"{did_you_mean(fname, scope.event.FIELDS)}")
                 return False, lambda f: None
             timing = TIMINGS.get(scope.timing or "")
+            ftype = scope.event.FIELDS[fname]
+            if op != "=" and not _compatible(ftype, "num"):
+                self.error(s.pos, "E306", f"'event.{fname}' is not a number: assign it with '='")
+            elif not _compatible(vt, "num" if op != "=" else ftype):
+                self.error(s.value.pos, "E301", f"'event.{fname}' holds {_describe(ftype)}, but this is {_describe(vt)}")
             if fname not in scope.event.MUTABLE or (timing is not None and not timing.before
                                                     and fname not in scope.event.ANY_TIME):
                 self.error(target.name_pos, "E306", f"'event.{fname}' cannot be changed at '{scope.timing}'"
@@ -878,7 +885,10 @@ class Compiler:
     def _count(self, c: A.Count, scope: Scope) -> tuple[str, Optional[ExprFn]]:
         if c.expr is None:
             return c.kind, None
-        return c.kind, self._num(c.expr, scope)
+        if isinstance(c.expr, A.Neg) or (isinstance(c.expr, A.Num) and c.expr.value < 0):
+            self.error(c.expr.pos, "E301", "a number of cards or players cannot be negative")
+        n = self._num(c.expr, scope)
+        return c.kind, (lambda f: max(0, int(n(f) or 0)))
 
     def _s_DiscardChosen(self, s: A.DiscardChosen, scope: Scope) -> tuple[bool, Callable[[Frame], Any]]:
         who = self._subject(s, scope)

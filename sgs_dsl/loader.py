@@ -180,6 +180,7 @@ class Loader:
         self._asts: dict[tuple[str, PathKey], Any] = {}
         self.pack_quantities: dict[str, D.Quantity] = {}
         self._families: list[tuple[Document, PathKey, dict[str, Any]]] = []  # kinds with 'is:'
+        self._quantity_calls: dict[str, list[tuple[Document, PathKey, set[str]]]] = {}  # quantity -> its base's calls
 
     # ------------------------------------------------------------ input
 
@@ -389,6 +390,7 @@ class Loader:
                 sk = self.compile_skill(f.doc, ("skills", i), raw, f.doc.data["id"])
                 self.content.skills.setdefault(sk.id, sk)
         self.compile_rules([f.doc for f in rules])
+        self.check_quantity_cycles()
         self.check_references()
         self.content.env = self.env
         return self.content
@@ -425,6 +427,32 @@ class Loader:
         base = self.expr(doc, path + ("base",), scope)
         if base is not None:
             target[name] = D.Quantity(name, params, base, raw.get("min"))
+            tree = self.parse(doc, path + ("base",), block=False)
+            calls = {n.func.id for n in walk(tree) if isinstance(n, A.Call) and isinstance(n.func, A.Name)
+                     and n.func.id in self.env.quantities} if tree is not None else set()
+            self._quantity_calls.setdefault(name, []).append((doc, path, calls))
+
+    def check_quantity_cycles(self) -> None:
+        """A quantity whose base needs itself (directly or through others) can never be computed: E312."""
+        graph = {name: set().union(*(c for _, _, c in defs)) for name, defs in self._quantity_calls.items()}
+        reported: set[str] = set()
+        for start in sorted(graph):
+            # depth-first, without recursion: is `start` reachable from itself?
+            stack: list[tuple[str, list[str]]] = [(n, [start, n]) for n in sorted(graph[start])]
+            seen: set[str] = set()
+            while stack:
+                node, trail = stack.pop()
+                if node == start:
+                    if start not in reported:
+                        reported.update(trail)
+                        doc, path, _ = self._quantity_calls[start][0]
+                        self.err(doc, path + ("base",), "E312", f"quantity '{start}' is defined in terms of itself: "
+                                                               f"{' -> '.join(trail)}")
+                    break
+                if node in seen or node not in graph:
+                    continue
+                seen.add(node)
+                stack.extend((n, trail + [n]) for n in sorted(graph[node]))
 
     def compile_ai(self, doc: Document, path: PathKey, raw: Optional[dict[str, Any]]) -> D.AiHints:
         if not raw:

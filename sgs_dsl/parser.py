@@ -164,10 +164,39 @@ def _parse(text: str, origin: Origin, start: str) -> Any:
         fl, fc = origin.map(line, col)
         raise SyntaxProblem(Diagnostic(origin.file, fl, fc, "E200",
                                        "effect syntax: this line's indentation matches no enclosing block")) from None
+    deep = _too_deep(tree)
+    if deep is not None:
+        fl, fc = origin.map(*deep)
+        raise SyntaxProblem(Diagnostic(origin.file, fl, fc, "E201",
+                                       f"effect syntax: nested more than {MAX_NESTING} levels deep here; "
+                                       "split the expression or the block with `let` or a helper quantity"))
     try:
         return _Builder(origin).transform(tree)
     except VisitError as exc:  # pragma: no cover - a builder bug, not a user error
         raise exc.orig_exc from None
+
+
+#: how deeply expressions and blocks may nest (operators, calls, `if` inside `if` ...): a snippet
+#: deeper than this is refused (E201) before it is built, so that nothing later recurses without bound
+MAX_NESTING = 100
+
+
+def _too_deep(tree: Any) -> Optional[tuple[int, int]]:
+    """Where the parse tree first goes deeper than MAX_NESTING, or None (walked without recursion)."""
+    stack: list[tuple[Any, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = getattr(node, "meta", None)
+            line = getattr(meta, "line", None) if meta is not None and not getattr(meta, "empty", True) else None
+            if line is None and isinstance(node, Token):
+                line, col = node.line or 1, node.column or 1
+            else:
+                col = getattr(meta, "column", 1) if line is not None else 1
+            return (line or 1, col or 1)
+        for child in getattr(node, "children", ()):
+            stack.append((child, depth + 1))
+    return None
 
 
 def _bad_dedent(text: str) -> tuple[int, int]:

@@ -146,6 +146,7 @@ class Game:
         self.card_view = CardView(self)  # how cards are seen (filter skills)
         # while options are being listed (no state changes), quantities are remembered
         self.quantity_memo: Optional[dict[tuple[Any, ...], Any]] = None
+        self.quantity_depth = 0  # quantities being computed inside each other (a runaway is an error)
         # this turn's uses and plays: (seat, card name, phase, "use"/"play")
         self.history: list[tuple[int, str, Optional[str], str]] = []
         # what everyone saw players do to each other, for bots reading the table:

@@ -35,7 +35,23 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
     return _quantity(g, name, args)
 
 
+#: how deeply quantities may ask each other (a modifier of one reading another ...)
+MAX_QUANTITY_DEPTH = 40
+
+
 def _quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
+    depth = g.quantity_depth
+    if depth >= MAX_QUANTITY_DEPTH:
+        raise GameError(f"the quantity '{name}' is computed in terms of itself (through its modifiers); "
+                        f"more than {MAX_QUANTITY_DEPTH} quantities deep")
+    g.quantity_depth = depth + 1
+    try:
+        return _compute(g, name, args)
+    finally:
+        g.quantity_depth = depth
+
+
+def _compute(g: "Game", name: str, args: Sequence[Any]) -> Any:
     q = g.rules.quantities.get(name)
     if q is None:
         raise GameError(f"the rules '{g.rules.id}' do not declare the quantity '{name}'")

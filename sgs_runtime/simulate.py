@@ -50,6 +50,20 @@ def check_agents(spec: str) -> None:
                          "optionally with @ROLE+ROLE (e.g. heuristic@rebel)")
 
 
+def check_pool(content: Any, rules: Any, players: int, hero_pool: Optional[Sequence[str]] = None) -> None:
+    """Refuse, before any game, a hero pool that cannot seat the table (a usage error, not an error per game)."""
+    from .errors import UsageError
+    from .game import Game
+    from .turn import hero_pool as pool_of
+
+    pool = pool_of(Game(content, rules, players=players, hero_pool=hero_pool))
+    if len(pool) < players:
+        raise UsageError(f"the hero pool has {len(pool)} hero(es) for {players} players: each seat needs one "
+                         "(use --heroes or --hero-packs, or another rules file)")
+    if not any(content.heroes[h].can_be_lord for h in pool):
+        raise UsageError("no hero of the pool can be the lord")
+
+
 def game_seed(master: int, index: int) -> int:
     """The seed of game ``index`` of a run with seed ``master``."""
     return random.Random(f"sgs:{master}:{index}").getrandbits(62)
@@ -69,21 +83,33 @@ class GameSummary:
     stats: dict[str, int] = field(default_factory=dict)
     cards: dict[str, int] = field(default_factory=dict)  # card kind id -> uses and plays
     skills: dict[str, int] = field(default_factory=dict)  # skill id -> times used
+    violation: Optional[str] = None  # with checks on: the first invariant that failed, and when
 
 
 def play_one(content: Content, rules_id: str, players: int, seed: int, index: int = 0,
              agents: str = "random", hero_pool: Optional[Sequence[str]] = None,
-             limits: Optional[Limits] = None, options: Optional[dict[str, Any]] = None) -> GameSummary:
+             limits: Optional[Limits] = None, options: Optional[dict[str, Any]] = None,
+             check: bool = False) -> GameSummary:
+    """Play one game; with ``check``, test the invariants (invariants.py) after every step."""
     summary = GameSummary(index, seed)
     game: Optional[Game] = None
     try:
         rules = content.ruleset(rules_id)
         game = Game(content, rules, players=players, seed=seed, hero_pool=hero_pool, limits=limits, keep_log=False,
                     options=options)
-        result = game.play([make_agent(agents, seed * 31 + i) for i in range(players)])
+        bots = [make_agent(agents, seed * 31 + i) for i in range(players)]
+        if check:
+            summary.violation = _checked_play(game, bots)
+            if summary.violation is not None or game.result is None:
+                raise _Stopped()
+            result = game.result
+        else:
+            result = game.play(bots)
         summary.winners = list(result.winners)
         summary.winner_roles = list(result.winner_roles)
         summary.turns = result.turns
+    except _Stopped:
+        pass
     except LimitExceeded as exc:
         summary.limit = exc.what
         summary.error = None
@@ -97,6 +123,32 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
         summary.cards = dict(game.card_counts)
         summary.skills = dict(game.skill_counts)
     return summary
+
+
+class _Stopped(Exception):
+    """A checked game stopped at a broken invariant."""
+
+
+def _checked_play(game: Game, bots: Sequence[Any]) -> Optional[str]:
+    """Play to the end, testing the invariants after every step; the first violation, or None."""
+    from . import invariants
+    from .seatview import ask_agent
+
+    req = game.start()
+    step = 0
+    while True:
+        problems = invariants.check(game, dead_hold_nothing=True)
+        if not problems and game.cards and not any(p.alive for p in game.players) and game.result is None:
+            problems = ["everyone is dead and the game goes on"]
+        if problems:
+            return f"after step {step}: {problems[0]}"
+        if req is None:
+            break
+        req = game.answer(ask_agent(game, bots[req.player.seat], req))
+        step += 1
+    if game.result is None:
+        return "the game stopped without a result"
+    return None
 
 
 _WORKER_CONTENT: dict[str, Content] = {}
@@ -113,16 +165,18 @@ def _load(spec: str, content_dir: Optional[str]) -> Content:
     return getattr(importlib.import_module(module), func)(content_dir)  # type: ignore[no-any-return]
 
 
-BatchArgs = tuple[Optional[str], str, int, list[tuple[int, int]], str, Optional[list[str]], Optional[dict[str, Any]]]
+BatchArgs = tuple[Optional[str], str, int, list[tuple[int, int]], str, Optional[list[str]], Optional[dict[str, Any]],
+                  bool]
 
 
 def _batch(args: BatchArgs) -> list[GameSummary]:
-    content_dir, rules_id, players, items, agents, pool, options = args
+    content_dir, rules_id, players, items, agents, pool, options, check = args
     key = content_dir or "<builtin>"
     if key not in _WORKER_CONTENT:  # each worker loads the content once
         _WORKER_CONTENT[key] = _load(CONTENT_LOADER, content_dir)
     content = _WORKER_CONTENT[key]
-    return [play_one(content, rules_id, players, seed, index, agents, pool, options=options) for index, seed in items]
+    return [play_one(content, rules_id, players, seed, index, agents, pool, options=options, check=check)
+            for index, seed in items]
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -141,7 +195,7 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
              hero_pool: Optional[Sequence[str]] = None, batch_size: int = 25,
              progress: Optional[Callable[[int], None]] = None,
              options: Optional[dict[str, Any]] = None, backend: str = "process",
-             scheduler: Optional[str] = None) -> dict[str, Any]:
+             scheduler: Optional[str] = None, check: bool = False) -> dict[str, Any]:
     """Play ``games`` bot games and summarise them (docs/cli.md lists the fields).
 
     ``rules_id`` None plays the content's default rules.
@@ -153,7 +207,7 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
     pool = list(hero_pool) if hero_pool else None
     start = time.perf_counter()
     summaries: list[GameSummary] = []
-    args = [(content_dir, rules_id, players, b, agents, pool, options) for b in batches]
+    args = [(content_dir, rules_id, players, b, agents, pool, options, check) for b in batches]
     if backend == "dask":
         from .backends import run_dask
 
@@ -163,7 +217,8 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
                 progress(len(got))
     elif workers <= 1:
         for b in batches:
-            summaries.extend(play_one(content, rules_id, players, s, i, agents, pool, options=options) for i, s in b)
+            summaries.extend(play_one(content, rules_id, players, s, i, agents, pool, options=options, check=check)
+                             for i, s in b)
             if progress:
                 progress(len(b))
     else:
@@ -175,6 +230,11 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
     seconds = time.perf_counter() - start
     summaries.sort(key=lambda s: s.index)
     rep = report(summaries, rules_id=rules_id, players=players, seed=seed, seconds=seconds, agents=agents)
+    if check:
+        broken = [s for s in summaries if s.violation is not None]
+        rep["checked"] = True
+        rep["violations"] = len(broken)
+        rep["violation_samples"] = [{"game": s.index, "seed": s.seed, "violation": s.violation} for s in broken[:10]]
     if options:
         rep["options"] = dict(options)
     return rep
@@ -182,7 +242,7 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
 
 def report(summaries: list[GameSummary], *, rules_id: str, players: int, seed: int, seconds: float,
            agents: str) -> dict[str, Any]:
-    finished = [s for s in summaries if s.error is None and s.limit is None]
+    finished = [s for s in summaries if s.error is None and s.limit is None and s.violation is None]
     wins: Counter[str] = Counter()
     role_games: Counter[str] = Counter()
     role_wins: Counter[str] = Counter()
@@ -255,6 +315,11 @@ def combine(reports: dict[int, dict[str, Any]]) -> dict[str, Any]:
     for key in ("games", "finished", "errors", "limits", "draws", "reincarnations"):
         out[key] = sum(r[key] for r in reports.values())
     out["error_samples"] = [dict(s, players=n) for n, r in reports.items() for s in r["error_samples"]][:10]
+    if any(r.get("checked") for r in reports.values()):
+        out["checked"] = True
+        out["violations"] = sum(r.get("violations", 0) for r in reports.values())
+        out["violation_samples"] = [dict(s, players=n) for n, r in reports.items()
+                                    for s in r.get("violation_samples", [])][:10]
     wins: Counter[str] = Counter()
     heroes: dict[str, list[int]] = {}
     counts: Counter[str] = Counter()

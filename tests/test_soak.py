@@ -15,9 +15,10 @@ def test_short_soak_has_no_engine_errors() -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules["soak"] = module
     spec.loader.exec_module(module)
-    result = module.soak(240, seed=7)
+    result = module.soak(240, seed=7, check=True)  # with the invariants checked after every step
     assert result["games"] == 240
     assert result["errors"] == 0, result["error_list"][:3]
+    assert result["violations"] == 0, result["violation_list"][:3]
     # every rules file was played
     from sgs_dsl.loader import load_content
 
