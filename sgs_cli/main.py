@@ -238,7 +238,7 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
         pool = _pack_pool(content, hero_packs, pool)
     try:
         rules = content.ruleset(rules_id)
-        check_agents(agents)
+        check_agents(agents, rules)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
     options = _options(rules, option_pairs)
@@ -279,6 +279,9 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
             files = write_report(rep, report_dir)
         except SgsError as exc:
             _fail(str(exc))
+            return
+        except OSError as exc:
+            _fail(f"cannot write the report to {report_dir}: {exc.strerror or exc}")
             return
         click.echo(f"report written: {files[-1]}", err=True)
     if as_json:
@@ -338,6 +341,10 @@ def _print_report(rep: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------- play
 
 
+#: `sgs play`'s exit code when the player leaves the game (the end of input, Ctrl-D, or Ctrl-C)
+ABANDONED = 3
+
+
 @main.command()
 @click.option("--players", type=click.IntRange(2, 10), default=5, show_default=True)
 @click.option("--seed", type=int, default=None, help="seed (default: random)")
@@ -350,26 +357,34 @@ def _print_report(rep: dict[str, Any]) -> None:
 @_content_option
 def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, log_file: Optional[Path],
          save: Optional[Path], content_dir: Optional[Path]) -> None:
-    """Play a game in the terminal against bots."""
+    """Play a game in the terminal against bots.
+
+    Exit 0 when the game ends, 1 on an engine error, 2 on usage errors, 3 when you leave it
+    (the end of input, Ctrl-D, or Ctrl-C)."""
     import random
 
-    from .terminal import play_terminal
+    from .terminal import Abandoned, play_terminal
 
     content = _load(content_dir)
     try:
         rules = content.ruleset(rules_id)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
+    if not rules.players_min <= players <= rules.players_max:
+        raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players")
     if not 0 <= seat < players:
         raise click.UsageError(f"--seat must be between 0 and {players - 1}")
+    for option, path in (("--save", save), ("--log", log_file)):
+        if path is not None and not path.parent.is_dir():  # known before the game, not after it
+            raise click.UsageError(f"{option}: the folder {path.parent} does not exist")
     seed = seed if seed is not None else random.randrange(1 << 30)
     try:
         play_terminal(content, rules, players, seed, seat, log_file, save)
     except SgsError as exc:
         _fail(str(exc))
-    except (KeyboardInterrupt, EOFError, click.Abort):
-        click.echo("\ngame abandoned")
-        sys.exit(1)
+    except (Abandoned, KeyboardInterrupt, EOFError, click.Abort):
+        click.echo("\ngame abandoned: you left it before the end" + ("; nothing was saved" if save else ""))
+        sys.exit(ABANDONED)
 
 
 # ---------------------------------------------------------------------- replay
@@ -380,25 +395,51 @@ def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, 
 @click.option("--json", "as_json", is_flag=True, help="print the event log as JSON lines")
 @click.option("--seat", type=int, default=None, help="tell the game as this seat saw it (hidden cards as counts)")
 @click.option("--spectator", is_flag=True, help="tell the game as a spectator saw it (no hand card shown)")
+@click.option("--force", is_flag=True,
+              help="replay even a transcript played with other content (it may not fit, or tell another game)")
 @_content_option
-def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator: bool,
+def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator: bool, force: bool,
            content_dir: Optional[Path]) -> None:
     """Play a saved game back from its seed and decisions, and tell what happened.
 
-    By default everything is told (for explanations); --seat N tells only what seat N saw."""
+    By default everything is told (for explanations); --seat N tells only what seat N saw.
+    A transcript played with other content is refused unless --force is given."""
     from sgs_runtime.narrate import story
+    from sgs_runtime.replay import ContentMismatch, TranscriptError
     from sgs_runtime.replay import replay as run
     from sgs_runtime.visibility import log_view
 
     content = _load(content_dir)
     try:
         record = json.loads(transcript_file.read_text(encoding="utf-8"))
-        game = run(content, record)
-    except (ValueError, KeyError, TypeError) as exc:
-        _fail(f"{transcript_file} is not a game transcript ({exc})")
+    except OSError as exc:
+        _fail(f"{transcript_file} cannot be read: {exc.strerror or exc}")
+        return
+    except UnicodeDecodeError:
+        _fail(f"{transcript_file} is not a game transcript (it is not UTF-8 text)")
+        return
+    except json.JSONDecodeError as exc:
+        _fail(f"{transcript_file} is not a game transcript (not JSON: {exc.msg} at line {exc.lineno}, "
+              f"column {exc.colno})")
+        return
+    except (ValueError, RecursionError) as exc:  # numbers too long, nesting too deep
+        _fail(f"{transcript_file} is not a game transcript (it cannot be read as JSON: "
+              f"{str(exc) or type(exc).__name__})")
+        return
+
+    def warn(note: str) -> None:
+        click.echo(f"warning: {transcript_file}: {note}", err=True)
+
+    try:
+        game = run(content, record, force=force, warn=warn)
+    except TranscriptError as exc:
+        _fail(f"{transcript_file} is not a game transcript this engine can replay: {exc}")
+        return
+    except ContentMismatch as exc:
+        _fail(f"{transcript_file}: {exc}")
         return
     except SgsError as exc:
-        _fail(str(exc))
+        _fail(f"{transcript_file}: {exc}")
         return
     if seat is not None and not 0 <= seat < len(game.players):
         raise click.UsageError(f"--seat must be between 0 and {len(game.players) - 1}")

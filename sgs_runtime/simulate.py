@@ -41,13 +41,21 @@ def make_agent(spec: str, seed: int) -> Any:
     return SplitAgent(frozenset(roles.split("+")), AGENTS[kind](seed), AGENTS[other](seed + 7))
 
 
-def check_agents(spec: str) -> None:
-    kind = spec.partition("@")[0]
-    if kind not in AGENTS:
-        from .errors import UsageError
+def check_agents(spec: str, rules: Any = None) -> None:
+    """Refuse an unknown agent kind, or (given the rules) a role the rules do not have."""
+    from .errors import UsageError, did_you_mean
 
+    kind, at, roles = spec.partition("@")
+    if kind not in AGENTS:
         raise UsageError(f"unknown agents '{spec}'; use one of {', '.join(sorted(AGENTS))}, "
                          "optionally with @ROLE+ROLE (e.g. heuristic@rebel)")
+    if at and not roles:
+        raise UsageError(f"'{spec}' names no role after '@' (e.g. heuristic@rebel)")
+    if rules is not None and roles:
+        for role in roles.split("+"):
+            if role not in rules.roles:
+                raise UsageError(f"the rules '{rules.id}' have no role '{role}'{did_you_mean(role, rules.roles)}; "
+                                 f"roles: {', '.join(sorted(rules.roles))}")
 
 
 def check_pool(content: Any, rules: Any, players: int, hero_pool: Optional[Sequence[str]] = None) -> None:

@@ -131,3 +131,13 @@ def test_deep_snippets_in_a_game_run(tmp_path: Path) -> None:
                                                                        "sunquan", "zhangfei", "guanyu"])
     g.play([RandomAgent(i) for i in range(4)])
     assert g.result is not None
+
+
+@pytest.mark.parametrize("args, code, words", [
+    (["simulate", "--agents", "heuristic@emperor", "--games", "1"], 2, "no role 'emperor'"),
+    (["simulate", "--agents", "heuristic@", "--games", "1"], 2, "names no role"),
+    (["simulate", "--games", "1", "--report", "/proc/no/such/folder"], 1, "cannot write the report"),
+])
+def test_simulate_usage_is_a_sentence(args: list[str], code: int, words: str) -> None:
+    result = run_cli(*args)
+    assert result.exit_code == code and words in result.output and "Traceback" not in result.output
