@@ -34,7 +34,7 @@ from . import ast as A
 from .compiler import Compiler, Env, Scope, event_type_name
 from .errors import ContentError, Diagnostic, did_you_mean
 from .parser import Origin, SyntaxProblem, parse_block, parse_expression, walk
-from .yamlsafe import Document, PathKey, load_file
+from .yamlsafe import Document, PathKey, find_yaml_files, load_file
 
 SCHEMA_DIR = Path(__file__).with_name("schemas")
 KINDS = ("cards", "heroes", "rules")
@@ -185,25 +185,53 @@ class Loader:
     # ------------------------------------------------------------ input
 
     def add_tree(self, root: Path, display_root: Optional[Path] = None) -> None:
+        try:
+            with os.scandir(root):
+                pass
+        except OSError as exc:
+            self.diags.append(Diagnostic(_display(root), 1, 1, "E105", f"cannot list the content folder: "
+                                                                       f"{exc.strerror or exc}"))
+            return
+        present = 0
         for kind in KINDS:
             folder = root / kind
             if folder.is_dir():
-                for path in sorted(folder.rglob("*.yaml")) + sorted(folder.rglob("*.yml")):
-                    self.add_file(path, kind, _display(path, display_root))
+                present += 1
+                self._add_folder(folder, kind)
+            elif os.path.lexists(folder):
+                self.diags.append(Diagnostic(_display(folder), 1, 1, "E105",
+                                             f"'{kind}' in a content tree must be a folder of YAML files"))
+        if not present:
+            self.diags.append(Diagnostic(_display(root), 1, 1, "E105", "the content folder has none of the "
+                                                                       "folders cards/, heroes/, rules/"))
+
+    def _add_folder(self, folder: Path, kind: Optional[str]) -> int:
+        """Add every *.yaml (then *.yml) file below ``folder``; report folders that cannot be read (E105)."""
+        paths, problems = find_yaml_files(folder)
+        for where, why in problems:
+            self.diags.append(Diagnostic(_display(where), 1, 1, "E105", why))
+        ordered = (sorted(p for p in paths if p.name.endswith(".yaml"))
+                   + sorted(p for p in paths if not p.name.endswith(".yaml")))
+        for path in ordered:
+            self.add_file(path, kind, _display(path))
+        return len(ordered) + len(problems)
 
     def add_path(self, path: Path) -> None:
         if path.is_dir():
             if any((path / k).is_dir() for k in KINDS):
                 self.add_tree(path, path.parent)
-            else:
-                for p in sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.yml")):
-                    self.add_file(p, None, _display(p))
+            elif not self._add_folder(path, None):
+                self.diags.append(Diagnostic(_display(path), 1, 1, "E105",
+                                             "no content files (*.yaml, *.yml) in this folder"))
         else:
             self.add_file(path, None, _display(path))
 
+    _added: frozenset[str] = frozenset()  # the files given so far (each is read once)
+
     def add_file(self, path: Path, kind: Optional[str], display: str) -> None:
-        if any(f.doc.path == display for f in self.files):
+        if display in self._added or any(f.doc.path == display for f in self.files):
             return
+        self._added = self._added | {display}
         try:
             doc = load_file(path, display)
         except ContentError as exc:
@@ -907,13 +935,31 @@ class Loader:
                                        bool(r.get("first", False)), bool(r.get("lord_skills", False)), bonus,
                                        r.get("side", "lord" if r.get("lord_skills") else "alone"))
             f["roles"] = roles
-        for i_key in ("cards", "heroes"):
-            for i, pack in enumerate(d.get(i_key, []) or []):
-                known = ({c.pack for c in self.content.cards.values()} if i_key == "cards"
-                         else set(self.content.hero_packs))
-                if pack not in known:
-                    self.err(doc, (i_key, i), "E300", f"unknown {i_key[:-1]} pack '{pack}'{did_you_mean(pack, known)}")
+        self.check_pack_refs(doc)
         return part
+
+    def check_pack_refs(self, doc: Document) -> None:
+        """The packs a rules file names under ``cards:`` and ``heroes:`` exist, are of that kind, and are not empty."""
+        declared: dict[str, dict[str, list[Document]]] = {"cards": {}, "heroes": {}}  # kind -> pack -> its files
+        for f in self.files:
+            if f.kind in declared:
+                declared[f.kind].setdefault(f.doc.data["pack"], []).append(f.doc)
+        word = {"cards": "card", "heroes": "hero"}
+        for key, other in (("cards", "heroes"), ("heroes", "cards")):
+            for i, pack in enumerate(doc.data.get(key, []) or []):
+                files = declared[key].get(pack)
+                if files is None:
+                    known = sorted(declared[key])
+                    if pack in declared[other]:
+                        self.err(doc, (key, i), "E300", f"'{pack}' is a {word[other]} pack, not a {word[key]} pack "
+                                                        f"({word[key]} packs: {', '.join(known) or 'none'})")
+                    else:
+                        self.err(doc, (key, i), "E300", f"unknown {word[key]} pack '{pack}'{did_you_mean(pack, known)}")
+                elif not any(f.data.get(key) for f in files):
+                    where = ", ".join(f"{f.path}:{f.position((key,))[0]}" for f in files)
+                    what = ("it adds no card to the deck" if key == "cards"
+                            else "there is no hero to choose from it")
+                    self.err(doc, (key, i), "E113", f"the {word[key]} pack '{pack}' has no {key} ({where}): {what}")
 
     def merge_rules(self, chain: list[_RulesPart]) -> Optional[D.Ruleset]:
         top = chain[-1]
@@ -1032,11 +1078,20 @@ def _guess_kind(data: Any) -> Optional[str]:
 
 
 def _display(path: Path, root: Optional[Path] = None) -> str:
-    """How a file is named in messages: relative to the working folder when below it."""
+    """How a file is named in messages: relative to the working folder when below it.
+
+    A name that is not valid in the file system's encoding, or holds control
+    characters, is shown with escapes, so that every message stays one printable line.
+    """
     try:
-        return os.path.relpath(path) if not os.path.relpath(path).startswith("..") else str(path.resolve())
-    except ValueError:  # another drive
-        return str(path)
+        rel = os.path.relpath(path)
+        name = rel if not rel.startswith("..") else str(path.resolve())
+    except (ValueError, OSError, RuntimeError):  # another drive; a folder that has gone; a link to itself
+        name = os.path.abspath(path)
+    if name.isprintable():
+        return name
+    name = name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in name)
 
 
 def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), display_root: Optional[Path] = None,
@@ -1045,6 +1100,8 @@ def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), displa
     root = Path(content_dir) if content_dir is not None else (default_content_dir() if include_builtin else None)
     if root is not None:
         if not root.is_dir():
+            if os.path.lexists(root):
+                return D.Content(), [Diagnostic(str(root), 1, 1, "E105", "the content folder is not a folder")]
             return D.Content(), [Diagnostic(str(root), 1, 1, "E100", "the content folder does not exist")]
         loader.add_tree(root, display_root if display_root is not None else root.parent)
     for p in extra:

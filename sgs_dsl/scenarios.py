@@ -42,7 +42,7 @@ from .compiler import Compiler, Scope
 from .errors import ContentError, Diagnostic, did_you_mean
 from .loader import schema_errors
 from .parser import Origin, SyntaxProblem, parse_expression
-from .yamlsafe import Document, load_file
+from .yamlsafe import Document, find_yaml_files, load_file
 
 CARD_RE = re.compile(r"^([a-z][a-z0-9_]*) +([SHCD]|♠|♥|♣|♦)(10|[2-9]|[AJQK])$")
 
@@ -148,6 +148,296 @@ class _Case:
         if canon not in self.names:
             raise CaseFailure(self._at(path, f"no seat is '{text}' (seats: {', '.join(self.names)})"))
         return self.names[canon]
+
+
+PILES = ("draw_pile", "discard_pile", "processing")
+#: what a case's ``state`` may say of a pile, and of a seat (what :class:`_Checker` looks at)
+PILE_FACTS = ("cards", "contains", "count", "top")
+SEAT_FACTS = ("hp", "max_hp", "alive", "role", "chained", "hand", "equip", "judge", "hand_count", "piles", "contains")
+
+
+class _CaseCheck:
+    """Every name and number of a rule case, checked before the game is built.
+
+    Each problem is a :class:`Diagnostic` at its file:line:col: an unknown hero, card,
+    skill, mark, pile, role, phase, rules, option or seat (E300, with "did you mean"), a
+    ``state`` fact that is not checked for its key (E110), a value of the wrong kind for
+    an option or an equipment slot (E111, E301), the same hero at two seats or two cards
+    in one slot (E310), a table that cannot be (E330: hp above max_hp, a living seat
+    below 1 HP, more seats than the rules play).
+    """
+
+    def __init__(self, content: Content, doc: Document) -> None:
+        self.content = content
+        self.doc = doc
+        self.data: dict[str, Any] = doc.data
+        self.diags: list[Diagnostic] = []
+        self.seated: dict[str, int] = {}  # canonical hero id -> seat
+        self.rules: Any = None
+
+    def err(self, path: tuple[Any, ...], code: str, message: str, key: bool = False) -> None:
+        line, col = self.doc.key_position(path) if key else self.doc.position(path)
+        if not message.isprintable():  # a name with a line break in it: the message stays one line
+            message = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in message)
+        self.diags.append(Diagnostic(self.doc.path, line, col, code, message))
+
+    def run(self) -> list[Diagnostic]:
+        d = self.data
+        try:
+            self.rules = self.content.ruleset(d.get("rules"))
+        except SgsError as exc:
+            if "rules" in d:
+                rid = str(d["rules"])
+                self.err(("rules",), "E300", f"unknown rules '{rid}'{did_you_mean(rid, self.content.rulesets)}")
+            else:
+                self.err((), "E300", str(exc))
+        if self.rules is not None:
+            self.options()
+        self.seats()
+        for i, h in enumerate(d.get("unused_heroes") or []):
+            self.hero(h, ("unused_heroes", i))
+        for key in ("draw_pile", "discard_pile"):
+            self.cards(d.get(key), (key,))
+        if "turn" in d:
+            self.seat(d["turn"], ("turn",))
+        if self.rules is not None:
+            if "phase" in d:
+                self.phase(d["phase"], ("phase",))
+            stop = d.get("stop")
+            if isinstance(stop, dict) and "after_phase" in stop:
+                self.phase(stop["after_phase"], ("stop", "after_phase"))
+            for i, role in enumerate(d.get("winners") or []):
+                self.role(role, ("winners", i))
+        for i, item in enumerate(d.get("decisions") or []):
+            for who, decision in item.items():
+                self.seat(who, ("decisions", i, who), key=True, started=True)
+                self.decision(decision, ("decisions", i, who))
+        for key, facts in (d.get("state") or {}).items():
+            self.state(key, facts)
+        return self.diags
+
+    # ------------------------------------------------------------ names
+
+    def hero(self, ref: Any, path: tuple[Any, ...]) -> Optional[str]:
+        canon = self.content.canonical(str(ref))
+        if canon not in self.content.heroes:
+            self.err(path, "E300", f"unknown hero '{ref}'{did_you_mean(str(ref), self.content.heroes)}")
+            return None
+        return canon
+
+    def card(self, text: Any, path: tuple[Any, ...]) -> Optional[Any]:
+        m = CARD_RE.match(str(text).strip())
+        if m is None:
+            return None  # the schema has said so
+        name = m.group(1)
+        kind = self.content.cards.get(self.content.canonical(name))
+        if kind is None:
+            self.err(path, "E300", f"unknown card '{name}'{did_you_mean(name, self.content.cards)}")
+        return kind
+
+    def cards(self, items: Any, path: tuple[Any, ...]) -> list[Any]:
+        return [self.card(t, path + (i,)) for i, t in enumerate(items or [])]
+
+    def skill(self, sid: Any, path: tuple[Any, ...]) -> None:
+        if self.content.canonical(str(sid)) not in self.content.skills:
+            self.err(path, "E300", f"unknown skill '{sid}'{did_you_mean(str(sid), self.content.skills)}")
+
+    def role(self, role: Any, path: tuple[Any, ...]) -> None:
+        roles = self.rules.roles if self.rules is not None else {}
+        if roles and role not in roles:
+            self.err(path, "E300", f"unknown role '{role}'{did_you_mean(str(role), roles)} (the roles of rules "
+                                   f"'{self.rules.id}': {', '.join(roles)})")
+
+    def phase(self, phase: Any, path: tuple[Any, ...]) -> None:
+        ids = [ph.id for ph in self.rules.phases]
+        if phase not in ids:
+            self.err(path, "E300", f"unknown phase '{phase}'{did_you_mean(str(phase), ids)} (the phases of rules "
+                                   f"'{self.rules.id}': {', '.join(ids)})")
+
+    def seat(self, ref: Any, path: tuple[Any, ...], key: bool = False, started: bool = False) -> None:
+        """A seat named by number, ``seatN`` or hero id (``started``: the hero it starts with)."""
+        n = len(self.data.get("seats") or [])
+        text = str(ref)
+        number = ref if isinstance(ref, int) else int(text[4:]) if re.fullmatch(r"seat\d+", text) else None
+        if number is not None:
+            if not 0 <= number < n:
+                self.err(path, "E300", f"there is no seat {number} (the seats are 0 to {n - 1})", key)
+            return
+        canon = self.content.canonical(text)
+        if canon in self.seated or (not started and canon in self.content.heroes):
+            return  # a seat may become another hero (转世): any hero may name it at the end
+        names = list(self.seated)
+        self.err(path, "E300", f"no seat is '{text}'{did_you_mean(text, names)} (seats: {', '.join(names)})", key)
+
+    # ------------------------------------------------------------ parts
+
+    def options(self) -> None:
+        from sgs_runtime.turn import ROLE_TABLE_OPTION
+
+        rules = self.rules
+        for name, value in (self.data.get("options") or {}).items():
+            path = ("options", name)
+            if name not in rules.options:
+                self.err(path, "E300", f"unknown option '{name}' of rules '{rules.id}'"
+                                       f"{did_you_mean(name, rules.options)}", key=True)
+                continue
+            default = rules.options[name]
+            if isinstance(default, bool) and not isinstance(value, bool):
+                self.err(path, "E111", f"options.{name} must be true or false, not {value!r}")
+            elif isinstance(default, int) and not isinstance(default, bool) and (
+                    isinstance(value, bool) or not isinstance(value, int)):
+                self.err(path, "E111", f"options.{name} must be a whole number, not {value!r}")
+            elif isinstance(default, str) and not isinstance(value, str):
+                self.err(path, "E111", f"options.{name} must be a text, not {value!r}")
+            elif name == ROLE_TABLE_OPTION and value not in rules.role_table_variants:
+                self.err(path, "E300", f"unknown role table '{value}'"
+                                       f"{did_you_mean(str(value), rules.role_table_variants)} (the tables: "
+                                       f"{', '.join(rules.role_table_variants)})")
+
+    def seats(self) -> None:
+        ok = True
+        for i, s in enumerate(self.data.get("seats") or []):
+            path = ("seats", i)
+            hero = self.hero(s["hero"], path + ("hero",))
+            if hero is None:
+                ok = False
+                self.seated.setdefault(self.content.canonical(str(s["hero"])), i)  # said once, not at every use
+            elif hero in self.seated:
+                first = self.seated[hero]
+                line = self.doc.position(("seats", first, "hero"))[0]
+                self.err(path + ("hero",), "E310", f"'{hero}' already sits at seat {first} (line {line}): seats "
+                                                   "are named by their heroes, so each seat needs a hero of its own")
+                ok = False
+            else:
+                self.seated[hero] = i
+            if self.rules is not None and self.rules.roles and s["role"] not in self.rules.roles:
+                self.role(s["role"], path + ("role",))
+                ok = False
+            for zone in ("hand", "equip", "judge"):
+                kinds = self.cards(s.get(zone), path + (zone,))
+                if zone == "equip":
+                    self.equipment(kinds, path + ("equip",))
+            for name, pile in (s.get("piles") or {}).items():
+                if name not in self.content.piles:
+                    self.err(path + ("piles", name), "E300", f"unknown pile '{name}'"
+                                                             f"{did_you_mean(name, self.content.piles)}", key=True)
+                self.cards(pile, path + ("piles", name))
+            for name in s.get("marks") or {}:
+                if name not in self.content.marks:
+                    self.err(path + ("marks", name), "E300", f"unknown mark '{name}'"
+                                                             f"{did_you_mean(name, self.content.marks)}", key=True)
+        n = len(self.data.get("seats") or [])
+        if self.rules is not None and not self.rules.players_min <= n <= self.rules.players_max:
+            self.err(("seats",), "E330", f"{n} seats, but the rules '{self.rules.id}' play "
+                                         f"{self.rules.players_min} to {self.rules.players_max} players")
+        elif ok and self.rules is not None:
+            self.hit_points()
+
+    def equipment(self, kinds: list[Any], path: tuple[Any, ...]) -> None:
+        slots: dict[str, int] = {}
+        for j, kind in enumerate(kinds):
+            if kind is None:
+                continue
+            if kind.equip is None:
+                self.err(path + (j,), "E301", f"'{kind.id}' is not an equipment card")
+                continue
+            slot = kind.equip.slot
+            if slot in slots:
+                self.err(path + (j,), "E310", f"two cards in the {slot} slot ({self.data_card(path + (slots[slot],))} "
+                                              f"and {self.data_card(path + (j,))}): a seat holds one per slot")
+            else:
+                slots[slot] = j
+
+    def data_card(self, path: tuple[Any, ...]) -> str:
+        node: Any = self.data
+        for k in path:
+            node = node[k]
+        return f"'{node}'"
+
+    def hit_points(self) -> None:
+        """hp and max_hp as the table will have them (the rules' uniform hp, the lord's bonus)."""
+        from sgs_runtime.turn import setup_table
+
+        seats = self.data["seats"]
+        table = TableSetup([SeatSetup(hero=self.content.canonical(s["hero"]), role=s["role"], hp=s.get("hp"),
+                                      max_hp=s.get("max_hp"), alive=s.get("alive", True)) for s in seats], [])
+        try:
+            game = Game(self.content, self.rules, table=table, options=self.data.get("options"))
+            setup_table(game)
+            values = [(p.hp, p.max_hp, _stays_alive_below_one(p.skills)) for p in game.players]
+        except Exception:  # a bonus that cannot be computed here: check what is written
+            values = [(s.get("hp", s.get("max_hp", 1)), s.get("max_hp", s.get("hp", 1)), True) for s in seats]
+        for i, (s, (hp, max_hp, may_stay)) in enumerate(zip(seats, values)):
+            where = ("seats", i, "hp") if "hp" in s else ("seats", i, "max_hp") if "max_hp" in s else ("seats", i)
+            if hp > max_hp:
+                given = "" if "max_hp" in s else " (the hero's, with the rules' bonus)"
+                self.err(where, "E330", f"hp {hp} is above max_hp {max_hp}{given}")
+            elif s.get("alive", True) and hp <= 0 and not may_stay:
+                self.err(where, "E330", f"a living seat needs hp 1 or more, not {hp}: only a hero with a skill "
+                                        "that acts on its own dying can stay alive below 1 HP (write "
+                                        "'alive: false' for a seat that is dead)")
+
+    def decision(self, d: Any, path: tuple[Any, ...]) -> None:
+        if not isinstance(d, dict):
+            return
+        for key in ("use", "recast", "respond"):
+            if key in d:
+                self.card(d[key], path + (key,))
+        self.cards(d.get("cards"), path + ("cards",))
+        for key in ("targets", "then"):
+            if key in d:
+                items = d[key] if isinstance(d[key], list) else [d[key]]
+                for j, ref in enumerate(items):
+                    self.seat(ref, path + (key, j) if isinstance(d[key], list) else path + (key,))
+        for key in ("skill", "invoke", "decline"):
+            if key in d:
+                self.skill(d[key], path + (key,))
+        if "as" in d and self.content.canonical(str(d["as"])) not in self.content.cards:
+            name = str(d["as"])
+            self.err(path + ("as",), "E300", f"unknown card '{name}'{did_you_mean(name, self.content.cards)}")
+        if "choose" in d:
+            items = d["choose"] if isinstance(d["choose"], list) else [d["choose"]]
+            for j, item in enumerate(items):
+                if isinstance(item, str) and CARD_RE.match(item.strip()):
+                    self.card(item, path + ("choose", j) if isinstance(d["choose"], list) else path + ("choose",))
+        arrange = d.get("arrange") or {}
+        for key in ("top", "bottom"):
+            self.cards(arrange.get(key), path + ("arrange", key))
+        if "refuse" in d:
+            self.decision(d["refuse"], path + ("refuse",))
+
+    def state(self, key: str, facts: dict[str, Any]) -> None:
+        path = ("state", key)
+        if key not in PILES:
+            canon = self.content.canonical(key)
+            if not (canon in self.seated or canon in self.content.heroes or re.fullmatch(r"seat\d+", key)):
+                names = [*self.seated, *PILES]
+                self.err(path, "E300", f"no seat or pile is '{key}'{did_you_mean(key, names)} "
+                                       f"(seats: {', '.join(self.seated)}, piles: {', '.join(PILES)})", key=True)
+            elif re.fullmatch(r"seat\d+", key):
+                self.seat(key, path, key=True)
+        allowed = PILE_FACTS if key in PILES else SEAT_FACTS
+        for fact in facts:
+            if fact not in allowed:
+                what = f"the pile {key}" if key in PILES else "a seat"
+                self.err(path + (fact,), "E110", f"'{fact}' is not checked for {what}{did_you_mean(fact, allowed)} "
+                                                 f"(it may give {', '.join(allowed)})", key=True)
+        for zone in ("hand", "equip", "judge", "cards", "contains", "top"):
+            self.cards(facts.get(zone), path + (zone,))
+        for name, pile in (facts.get("piles") or {}).items():
+            self.cards(pile, path + ("piles", name))
+        if "role" in facts and self.rules is not None:
+            self.role(facts["role"], path + ("role",))
+
+
+def _stays_alive_below_one(skills: Iterable[Any]) -> bool:
+    """Whether a player with these skills may be alive below 1 HP: a skill acts on its owner's own dying."""
+    return any(t.timing == "dying" and t.who == "me" for sk in skills for t in sk.triggers)
+
+
+def check_case(content: Content, doc: Document) -> list[Diagnostic]:
+    """What is wrong in a rule case that passed its schema, before anything is played (see :class:`_CaseCheck`)."""
+    return _CaseCheck(content, doc).run()
 
 
 class _Script:
@@ -504,19 +794,19 @@ class _Checker:
 def run_document(content: Content, doc: Document) -> CaseResult:
     name = str(doc.data.get("name", Path(doc.path).stem)) if isinstance(doc.data, dict) else doc.path
     errs = schema_errors(doc, "scenario")
+    if not errs:
+        try:
+            errs = check_case(content, doc)
+        except Exception as exc:  # a bug of the checker must not stop the other cases
+            errs = [Diagnostic(doc.path, 1, 1, "E330", f"the case could not be checked: {type(exc).__name__}: {exc}")]
     if errs:
+        errs = sorted(errs)
         return CaseResult(doc.path, name, False, "; ".join(e.text() for e in errs), errs[0].line)
     case = _Case(content, doc)
     data = doc.data
     game: Optional[Game] = None
     try:
-        try:
-            rules = content.ruleset(data.get("rules"))
-        except SgsError as exc:
-            raise CaseFailure(str(exc)) from None
-        unknown = [k for k in (data.get("options") or {}) if k not in rules.options]
-        if unknown:
-            raise CaseFailure(f"unknown option(s) {unknown} of rules '{rules.id}'")
+        rules = content.ruleset(data.get("rules"))
         table = case.table()
         stop = data.get("stop", "turn")
         limits = Limits(turns=60 if stop == "game" else 200)
@@ -546,16 +836,38 @@ def run_document(content: Content, doc: Document) -> CaseResult:
         return CaseResult(doc.path, name, False, f"the game did not stop: {exc}", log=game.log if game else [])
     except GameError as exc:
         return CaseResult(doc.path, name, False, f"engine error: {exc}", log=game.log if game else [])
+    except SgsError as exc:
+        return CaseResult(doc.path, name, False, str(exc), log=game.log if game else [])
+    except Exception as exc:  # a bug: this case fails, the others still run
+        where = _innermost(exc)
+        return CaseResult(doc.path, name, False, f"internal error (a bug in the engine, not in the case): "
+                                                 f"{type(exc).__name__}: {exc}{where}", log=game.log if game else [])
+
+
+def _innermost(exc: BaseException) -> str:
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return ""
+    return f" (at {Path(tb.tb_frame.f_code.co_filename).name}:{tb.tb_lineno})"
+
+
+def _found(paths: Sequence[str | Path]) -> list[tuple[Path, Optional[str]]]:
+    """The rule-case files below ``paths`` (each with None), and the folders that could not be read (with why)."""
+    out: list[tuple[Path, Optional[str]]] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files, problems = find_yaml_files(p)
+            out.extend(sorted([(f, None) for f in files] + [(f, why) for f, why in problems]))
+        else:
+            out.append((p, None))
+    return out
 
 
 def scenario_files(paths: Sequence[str | Path]) -> list[Path]:
-    out: list[Path] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            out.extend(sorted(list(p.rglob("*.yaml")) + list(p.rglob("*.yml"))))
-        else:
-            out.append(p)
-    return out
+    """Every rule-case file (``*.yaml``, ``*.yml``) below ``paths``, and every folder below them that cannot be read."""
+    return [p for p, _ in _found(paths)]
 
 
 def run_file(content: Content, path: str | Path) -> CaseResult:
@@ -571,4 +883,14 @@ def run_file(content: Content, path: str | Path) -> CaseResult:
 
 
 def run_path(content: Content, paths: Sequence[str | Path]) -> list[CaseResult]:
-    return [run_file(content, p) for p in scenario_files(paths)]
+    """Run every case below ``paths``; a case that cannot be read or run fails, and the others still run."""
+    from .loader import _display
+
+    results = []
+    for p, problem in _found(paths):
+        if problem is not None:
+            display = _display(p)
+            results.append(CaseResult(display, p.name, False, Diagnostic(display, 1, 1, "E105", problem).text()))
+        else:
+            results.append(run_file(content, p))
+    return results
