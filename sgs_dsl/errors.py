@@ -17,13 +17,16 @@ message``. Codes are stable and documented in docs/language.md:
 E100       the file is not valid YAML (syntax)
 E101       duplicate key
 E102       aliases and anchors are not allowed
-E103       the file is too large or too deeply nested
+E103       the file is too large, too deeply nested or holds too many values
 E104       a folded block (``>``) where an effect needs ``|``
+E105       not a regular file (a folder, FIFO, device, socket), or a folder that cannot be read
+E106       a character YAML forbids (NUL, other control characters), at its position
 E110       schema: unknown key
 E111       schema: wrong type of value
 E112       schema: missing key
 E113       schema: other schema violations (enum, pattern ...)
 E200       effect syntax error
+E201       an effect snippet nested too deeply
 E300       unknown name (card, skill, hero, phase, variable ...)
 E301       wrong kind of value (a card where a player is needed ...)
 E302       name used before it is bound
@@ -32,7 +35,10 @@ E304       unknown attribute
 E305       wrong number of arguments
 E306       statement not allowed here
 E310       duplicate id
+E311       a card kind that is a kind of itself
+E312       a quantity defined in terms of itself
 E320       deck lint: counts or cells do not match the declaration
+E330       a rule case whose table cannot exist (HP above max HP, a living seat below 1 HP ...)
 =========  =====================================================
 """
 
