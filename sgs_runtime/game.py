@@ -170,7 +170,10 @@ class Game:
         """Answer the pending request; return the next one (``None``: game over)."""
         req = self.pending
         if req is None:
-            raise GameError("there is no pending request to answer")
+            raise GameError("the game is over: there is no request to answer" if self.over else
+                            "there is no pending request to answer (start the game first)")
+        # the request checks the answer's type and range first: a refused answer raises
+        # IllegalDecision before anything is recorded or changed, and ``req`` stays pending
         req.check(answer)
         self.record_decision(req, answer)
         return self._advance(answer)

@@ -18,6 +18,15 @@ Kinds and their answers:
 ``order``          an index into ``options`` (which trigger fires first)
 ``arrange``        ``(top, bottom)``: two lists of the offered cards
 =================  ==========================================================
+
+Every ``check`` looks at the answer's type and range before anything else reads
+it: a wrong type (a card id for a card, a string for an arrangement, a list for a
+bool), a card or player that is not one of those offered (the same objects: a
+card of the same id or a player of the same seat from another game is not), a
+duplicate, an index out of range are refused with :class:`IllegalDecision` and a
+sentence, and :meth:`Game.answer` records and changes nothing. A
+:class:`PlayAction` naming a skill names one part of it exactly: ``view_as`` -1
+is its active part (0 too when it has no view-as entry), 0.. a view-as entry.
 """
 
 from __future__ import annotations
@@ -30,6 +39,54 @@ from .model import AnyCard, Card, Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from .definitions import Skill
+
+
+def describe_value(value: Any) -> str:
+    """A short, safe description of anything an agent might answer with (for refusal messages)."""
+    if isinstance(value, Player):
+        return value.name
+    label = getattr(type(value), "label", None)
+    if callable(label) and hasattr(value, "kind"):  # a card, a virtual card or a hidden card's place holder
+        try:
+            return str(value.label())
+        except Exception:  # an object that only looks like a card: described by its repr
+            pass
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _type_name(value: Any) -> str:
+    """``None``, ``'x' (a str)``, ``42 (an int)``: what an answer was, for refusal messages."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{describe_value(value)} ({'an' if name[:1].lower() in 'aeiou' else 'a'} {name})"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _sequence(value: Any, what: str, of: type, of_name: str) -> list[Any]:
+    """``value`` as a list when it is a list or tuple of ``of``; else an :class:`IllegalDecision`."""
+    if not isinstance(value, (list, tuple)):
+        raise IllegalDecision(f"{what} must be a list of {of_name}, not {_type_name(value)}")
+    for item in value:
+        if not isinstance(item, of):
+            raise IllegalDecision(f"{what} must be a list of {of_name}, but it holds {_type_name(item)}")
+    return list(value)
+
+
+def _pick_from(answer: list[Any], candidates: list[Any], lo: int, hi: int, noun: str, prompt: str) -> None:
+    """A choice of ``lo``..``hi`` different objects, each one of ``candidates`` (the same objects, not look-alikes)."""
+    if len({id(a) for a in answer}) != len(answer):
+        raise IllegalDecision(f"the same {noun} was chosen twice")
+    if not lo <= len(answer) <= hi:
+        raise IllegalDecision(f"choose between {lo} and {hi} {noun}s for: {prompt}")
+    offered = {id(c) for c in candidates}
+    for a in answer:
+        if id(a) not in offered:
+            raise IllegalDecision(f"{describe_value(a)} cannot be chosen for: {prompt} (it was not offered)")
 
 
 @dataclass
@@ -67,8 +124,9 @@ class ConfirmRequest(Request):
         self.optional = True
 
     def check(self, answer: Any) -> None:
-        if answer not in (True, False):
-            raise IllegalDecision(f"{self.player.name} must answer yes or no to: {self.prompt}")
+        if not isinstance(answer, bool):  # not 1, 0, "yes" or None: True or False
+            raise IllegalDecision(f"{self.player.name} must answer yes or no (True or False) to: {self.prompt}, "
+                                  f"not {_type_name(answer)}")
 
     def decline(self) -> Any:
         return False
@@ -102,17 +160,17 @@ class CardsRequest(Request):
 
     def check(self, answer: Any) -> None:
         if not isinstance(answer, (list, tuple)):
-            raise IllegalDecision(f"{self.player.name} must choose cards for: {self.prompt}")
-        ids = [c.id for c in answer]
-        if len(set(ids)) != len(ids):
-            raise IllegalDecision("the same card was chosen twice")
-        if not self.min <= len(answer) <= self.max:
-            raise IllegalDecision(f"choose between {self.min} and {self.max} cards for: {self.prompt}")
-        allowed = {c.id for c in self.candidates}
-        for c in answer:
-            if c.id not in allowed:
-                raise IllegalDecision(f"{c.label()} cannot be chosen for: {self.prompt}")
-        if self.valid is not None and not self.valid(list(answer)):
+            raise IllegalDecision(f"{self.player.name} must choose cards (a list of the offered cards) for: "
+                                  f"{self.prompt}, not {_type_name(answer)}")
+        chosen = list(answer)
+        # the offered objects themselves (a masked request offers place holders): not a card of the same id
+        _pick_from(chosen, self.candidates, self.min, self.max, "card", self.prompt)
+        if self.step is not None:
+            for i, c in enumerate(chosen):
+                if not self.step(chosen[:i], c):
+                    raise IllegalDecision(f"{describe_value(c)} cannot be chosen with the cards before it for: "
+                                          f"{self.prompt}")
+        if self.valid is not None and not self.valid(chosen):
             raise IllegalDecision(f"that choice of cards is not allowed for: {self.prompt}")
 
     def decline(self) -> Any:
@@ -137,16 +195,12 @@ class PlayersRequest(Request):
 
     def check(self, answer: Any) -> None:
         if not isinstance(answer, (list, tuple)):
-            raise IllegalDecision(f"{self.player.name} must choose players for: {self.prompt}")
-        if len({p.seat for p in answer}) != len(answer):
-            raise IllegalDecision("the same player was chosen twice")
-        if not self.min <= len(answer) <= self.max:
-            raise IllegalDecision(f"choose between {self.min} and {self.max} players for: {self.prompt}")
-        seats = {p.seat for p in self.candidates}
-        for p in answer:
-            if p.seat not in seats:
-                raise IllegalDecision(f"{p.name} cannot be chosen for: {self.prompt}")
-        if self.valid is not None and not self.valid(list(answer)):
+            raise IllegalDecision(f"{self.player.name} must choose players (a list of the offered players) for: "
+                                  f"{self.prompt}, not {_type_name(answer)}")
+        chosen = _sequence(answer, "the players chosen", Player, "players")
+        # the offered players themselves: a player of another game (same seat) is not one of them
+        _pick_from(chosen, self.candidates, self.min, self.max, "player", self.prompt)
+        if self.valid is not None and not self.valid(chosen):
             raise IllegalDecision(f"that choice of players is not allowed for: {self.prompt}")
 
     def decline(self) -> Any:
@@ -163,8 +217,9 @@ class OptionRequest(Request):
         self.kind = "option"
 
     def check(self, answer: Any) -> None:
-        if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < len(self.options):
-            raise IllegalDecision(f"{self.player.name} must pick one of {self.options} for: {self.prompt}")
+        if not _is_int(answer) or not 0 <= answer < len(self.options):
+            raise IllegalDecision(f"{self.player.name} must pick one of {self.options} by its index "
+                                  f"(0 to {len(self.options) - 1}) for: {self.prompt}, not {_type_name(answer)}")
 
 
 @dataclass
@@ -185,12 +240,21 @@ class ArrangeRequest(Request):
         self.kind = "arrange"
 
     def check(self, answer: Any) -> None:
-        try:
-            top, bottom = answer
-        except (TypeError, ValueError):
-            raise IllegalDecision("answer with (top cards, bottom cards)") from None
-        given = sorted(c.id for c in [*top, *bottom])
-        if given != sorted(c.id for c in self.cards):
+        if not isinstance(answer, (list, tuple)) or len(answer) != 2:
+            raise IllegalDecision(f"answer with (top cards, bottom cards): two lists of the offered cards, "
+                                  f"not {_type_name(answer)}")
+        top, bottom = answer
+        for name, part in (("top", top), ("bottom", bottom)):
+            if not isinstance(part, (list, tuple)):
+                raise IllegalDecision(f"the {name} cards must be a list of the offered cards, not {_type_name(part)}")
+        offered = {id(c) for c in self.cards}
+        placed = [*top, *bottom]
+        for c in placed:
+            if id(c) not in offered:
+                raise IllegalDecision(f"{describe_value(c)} is not one of the cards to arrange")
+        if len({id(c) for c in placed}) != len(placed):
+            raise IllegalDecision("a card was placed twice: every offered card must be placed exactly once")
+        if len(placed) != len(self.cards):
             raise IllegalDecision("every offered card must be placed exactly once")
 
     def decline(self) -> Any:
@@ -252,7 +316,8 @@ class PlayRequest(Request):
         if answer is None:
             return
         if not isinstance(answer, PlayAction):
-            raise IllegalDecision("answer a play request with a PlayAction or None")
+            raise IllegalDecision(f"answer a play request with a PlayAction or None, not {_type_name(answer)}")
+        check_action_fields(answer)
         assert self.validate is not None
         problem = self.validate(answer)
         if problem:
@@ -302,9 +367,46 @@ class RespondRequest(Request):
         if answer is None:
             return
         if not isinstance(answer, Response):
-            raise IllegalDecision("answer a response window with a Response or None")
+            raise IllegalDecision(f"answer a response window with a Response or None, not {_type_name(answer)}")
+        check_response_fields(answer)
         assert self.validate is not None
         problem = self.validate(answer)
         if problem:
             raise IllegalDecision(problem)
 
+
+
+# ------------------------------------------------------------ answer shapes
+
+
+def _check_card_skill(what: str, card: Any, skill: Any, cards: Any, view_as: Any, as_card: Any) -> None:
+    """The fields a PlayAction and a Response share: their types, before anything reads them."""
+    if card is not None and not isinstance(card, Card):
+        raise IllegalDecision(f"{what}.card must be a card of the game or None, not {_type_name(card)}")
+    if skill is not None and not isinstance(skill, str):
+        raise IllegalDecision(f"{what}.skill must be a skill id (a string) or None, not {_type_name(skill)}")
+    if card is not None and skill is not None:
+        raise IllegalDecision(f"{what} names both a card ({card.label()}) and a skill ({skill}): name one")
+    _sequence(cards, f"{what}.cards", Card, "cards of the game")
+    if not _is_int(view_as):
+        raise IllegalDecision(f"{what}.view_as must be an index (an int), not {_type_name(view_as)}")
+    if as_card is not None and not isinstance(as_card, str):
+        raise IllegalDecision(f"{what}.as_card must be a card kind id (a string) or None, not {_type_name(as_card)}")
+
+
+def check_action_fields(action: PlayAction) -> None:
+    """Raise :class:`IllegalDecision` unless every field of ``action`` has the type it must have."""
+    _check_card_skill("a PlayAction", action.card, action.skill, action.cards, action.view_as, action.as_card)
+    _sequence(action.targets, "a PlayAction.targets", Player, "players")
+    _sequence(action.secondary, "a PlayAction.secondary", Player, "players")
+    if not isinstance(action.recast, bool):
+        raise IllegalDecision(f"a PlayAction.recast must be True or False, not {_type_name(action.recast)}")
+    if action.card is None and action.skill is None:
+        raise IllegalDecision("a PlayAction must name a card or a skill (answer None to end the play phase)")
+
+
+def check_response_fields(ans: Response) -> None:
+    """Raise :class:`IllegalDecision` unless every field of ``ans`` has the type it must have."""
+    _check_card_skill("a Response", ans.card, ans.skill, ans.cards, ans.view_as, ans.as_card)
+    if ans.card is None and ans.skill is None:
+        raise IllegalDecision("a Response must name a card or a skill (answer None to decline)")

@@ -70,14 +70,25 @@ def response_options(g: "Game", player: Player, patterns: frozenset[str], mode: 
     return opts
 
 
-def _find_option(opts: Sequence[RespondOption], ans: Response) -> Optional[RespondOption]:
+def _find_option(g: "Game", player: Player, opts: Sequence[RespondOption], ans: Response) -> Optional[RespondOption]:
+    """The option ``ans`` takes: the same card, or the same view-as entry of the same skill making the same kind."""
+    if ans.card is not None:
+        return next((o for o in opts if o.card is ans.card and o.skill is None), None)
     for o in opts:
-        if ans.card is not None and o.card is ans.card:
-            return o
-        if ans.card is None and o.skill is not None and o.skill.id == ans.skill and o.view_as == ans.view_as \
-                and ans.as_card in (None, o.as_card):
+        if o.skill is not None and o.skill.id == ans.skill and o.view_as == ans.view_as \
+                and 0 <= ans.view_as < len(o.skill.view_as) \
+                and _made_kind(g, player, o.skill.view_as[ans.view_as], ans) == o.as_card:
             return o
     return None
+
+
+def _made_kind(g: "Game", player: Player, va: ViewAs, ans: Response) -> str:
+    """The kind :func:`build_card` makes for ``ans``: the one named, else the one asked for, else the first."""
+    kinds = view_as_kinds(g, va)
+    if ans.as_card is not None:
+        return ans.as_card
+    got = _first_match(g, player, va, ans)
+    return got if got is not None else (kinds[0] if kinds else va.card)
 
 
 def _first_match(g: "Game", player: Player, va: ViewAs, ans: Response) -> Optional[str]:
@@ -108,14 +119,35 @@ def make_request(g: "Game", player: Player, patterns: frozenset[str], mode: str,
         return opt.skill is not None and choice_step_ok(g, player, _view_as(opt).cards, chosen, card)
 
     def validate(ans: Response) -> Optional[str]:
-        opt = _find_option(opts, ans)
+        """Why ``ans`` is not allowed, or None. The fields' types were checked (:class:`RespondRequest`)."""
+        skill = None
+        if ans.card is None and ans.skill is not None:
+            skill = next((s for s in g.active_skills(player) if s.id == ans.skill), None)
+            if skill is not None and not 0 <= ans.view_as < len(skill.view_as):
+                return (f"{skill.id} has no view-as entry {ans.view_as}"
+                        + (f" (view_as must be 0 to {len(skill.view_as) - 1})" if skill.view_as else ""))
+            if skill is not None and ans.as_card is not None and \
+                    ans.as_card not in view_as_kinds(g, skill.view_as[ans.view_as]):
+                return f"{skill.id} cannot make a {ans.as_card}"
+        opt = _find_option(g, player, opts, ans)
         if opt is None:
             what = ans.card.label() if ans.card is not None else (ans.skill or "nothing")
-            return f"{player.name} cannot answer with {what} here"
-        if opt.skill is not None:
-            problem = check_choice(g, player, _view_as(opt).cards, ans.cards)
-            if problem:
-                return f"{opt.skill.id}: {problem}"
+            hint = ""
+            if ans.card is None and skill is not None:
+                va = skill.view_as[ans.view_as]
+                made = _made_kind(g, player, va, ans)
+                what += f" as {made}"
+                if ans.as_card is None and len(view_as_kinds(g, va)) > 1:
+                    hint = f" (with no as_card, {skill.id} makes a {made}: name the kind meant in as_card)"
+            return f"{player.name} cannot answer with {what} here{hint}"
+        if opt.skill is None:
+            if ans.cards or ans.as_card is not None or ans.view_as != 0:
+                return f"{ans.card.label() if ans.card else 'a card'} answers by itself: no further cards, " \
+                       "no view_as and no as_card"
+            return None
+        problem = check_choice(g, player, _view_as(opt).cards, ans.cards)
+        if problem:
+            return f"{opt.skill.id}: {problem}"
         return None
 
     pattern = "/".join(sorted(patterns))
@@ -127,8 +159,8 @@ def build_card(g: "Game", player: Player, ans: Response) -> AnyCard:
     if ans.card is not None:
         return ans.card
     skill = next(s for s in g.active_skills(player) if s.id == ans.skill)
-    va = skill.view_as[ans.view_as]
-    vcard = view_as_card(g, skill, va, ans.cards, ans.as_card or _first_match(g, player, va, ans))
+    va = skill.view_as[ans.view_as]  # a validated answer: the index and the kind are those of an option
+    vcard = view_as_card(g, skill, va, ans.cards, _made_kind(g, player, va, ans))
     count_view_as(player, va)
     g.emit("skill", player=player, skill=skill.id, as_card=vcard.kind.id, cards=ans.cards)
     return vcard

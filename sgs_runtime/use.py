@@ -579,27 +579,105 @@ def _option_choice(opt: PlayOption) -> Optional[CardChoice]:
     return opt.skill.view_as[opt.view_as].cards
 
 
-def find_option(opts: Sequence[PlayOption], action: PlayAction) -> Optional[PlayOption]:
-    for o in opts:
-        if action.card is not None and o.card is action.card and o.recast == action.recast:
-            return o
-        if action.card is None and o.skill is not None and o.skill.id == action.skill:
-            if o.active or (o.view_as == action.view_as and action.as_card in (None, o.as_card)):
-                return o
+def skill_part(skill: Skill, view_as: int) -> Optional[int]:
+    """Which part of ``skill`` a ``view_as`` index names: ``-1`` its active part, else a view-as entry; None: none.
+
+    ``-1`` is the active part; with no view-as entries, ``0`` names it too (the default of an action).
+    """
+    if skill.active is not None and (view_as == -1 or (view_as == 0 and not skill.view_as)):
+        return -1
+    if 0 <= view_as < len(skill.view_as):
+        return view_as
     return None
 
 
+def action_kind(g: "Game", va: ViewAs, as_card: Optional[str]) -> str:
+    """The card kind a view-as action makes: the one it names, or the view-as's first (as :func:`perform` does)."""
+    if as_card is not None:
+        return as_card
+    first = _first_name(g, va)
+    return first if first is not None else va.card
+
+
+def find_option(g: "Game", opts: Sequence[PlayOption], action: PlayAction) -> Optional[PlayOption]:
+    """The option ``action`` takes: the same card (and recast or not), or the same part of the same skill.
+
+    A skill's part is matched exactly: the active part only by ``view_as == -1`` (or ``0`` when the skill has
+    no view-as entry), a view-as entry by its index and the kind it makes."""
+    if action.card is not None:
+        for o in opts:
+            if o.card is action.card and o.skill is None and o.recast == action.recast:
+                return o
+        return None
+    for o in opts:
+        if o.skill is None or o.skill.id != action.skill or o.recast:
+            continue
+        part = skill_part(o.skill, action.view_as)
+        if part is None:
+            return None
+        if o.active:
+            if part == -1:
+                return o
+        elif part == o.view_as and action_kind(g, o.skill.view_as[part], action.as_card) == o.as_card:
+            return o
+    return None
+
+
+def _of_game(g: "Game", p: Player) -> bool:
+    return 0 <= p.seat < len(g.players) and g.players[p.seat] is p
+
+
 def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action: PlayAction) -> Optional[str]:
-    opt = find_option(opts, action)
+    """Why ``action`` is not allowed now, or None. The fields' types were checked (:class:`PlayRequest`)."""
+    for what, players in (("target", action.targets), ("further player", action.secondary)):
+        for p in players:
+            if not _of_game(g, p):
+                return f"{p.name} (seat {p.seat}) is not a player of this game and cannot be chosen as a {what}"
+    if action.card is None and action.recast:
+        return "only a hand card can be recast, not a skill"
+    made: Optional[str] = None  # the kind a view-as action makes
+    skill: Optional[Skill] = None
+    part: Optional[int] = None
+    if action.card is None and action.skill is not None:
+        skill = next((s for s in g.active_skills(player) if s.id == action.skill), None)
+        if skill is None:
+            return f"{player.name} has no skill '{action.skill}' to use now"
+        part = skill_part(skill, action.view_as)
+        if part is None:
+            parts = []
+            if skill.active is not None:
+                parts.append("-1 for its active part" if skill.view_as else "0 or -1 for its active part")
+            if skill.view_as:
+                n = len(skill.view_as)
+                parts.append(f"{'0' if n == 1 else f'0 to {n - 1}'} for its view-as")
+            return (f"{skill.id} has no part with view_as {action.view_as}: "
+                    f"{'; '.join(parts) if parts else 'it cannot be used in the play phase'}")
+        if part >= 0:
+            kinds = view_as_kinds(g, skill.view_as[part])
+            if action.as_card is not None and action.as_card not in kinds:
+                return f"{skill.id} cannot make a {action.as_card} (it makes {', '.join(kinds)})"
+            made = action_kind(g, skill.view_as[part], action.as_card)
+    opt = find_option(g, opts, action)
     if opt is None:
         what = action.card.label() if action.card is not None else (action.skill or "nothing")
-        return f"{player.name} cannot {'recast' if action.recast else 'use'} {what} now"
+        hint = ""
+        if made is not None and skill is not None and part is not None:
+            what += f" as {made}"
+            if action.as_card is None and len(view_as_kinds(g, skill.view_as[part])) > 1:
+                hint = f" (with no as_card, {skill.id} makes a {made}: name the kind meant in as_card)"
+        return f"{player.name} cannot {'recast' if action.recast else 'use'} {what} now{hint}"
+    if opt.card is not None and (action.cards or action.as_card is not None or action.view_as != 0):
+        return f"{opt.card.label()} is used by itself: it takes no further cards, no view_as and no as_card"
     if opt.recast:
-        return f"a recast card has no targets" if action.targets or action.cards else None
+        return "a recast card has no targets" if action.targets or action.cards or action.secondary else None
     if opt.active:
         skill = opt.skill
         assert skill is not None and skill.active is not None
         spec = skill.active
+        if action.as_card is not None:
+            return f"{skill.id}'s active part makes no card: it takes no as_card"
+        if action.secondary:
+            return f"{skill.id} takes no further players"
         if spec.cards is not None:
             problem = check_choice(g, player, spec.cards, action.cards)
             if problem:
@@ -620,6 +698,8 @@ def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action:
             if tspec.valid is not None and not tspec.valid(
                     Frame(g, {"me": player, "targets": list(action.targets), "card": _card})):
                 return f"that choice of targets is not allowed for {skill.id}"
+        elif action.targets:
+            return f"{skill.id} chooses no targets"
         return None
     if opt.card is not None:
         card: AnyCard = opt.card
@@ -629,15 +709,17 @@ def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action:
         problem = check_choice(g, player, va.cards, action.cards)
         if problem:
             return f"{opt.skill.id}: {problem}"
-        card = view_as_card(g, opt.skill, va, action.cards, action.as_card or opt.as_card)
+        card = view_as_card(g, opt.skill, va, action.cards, action_kind(g, va, action.as_card))
         if not usable_in_play(g, player, card):
             return f"{card.label()} cannot be used now"
-    return check_targets(g, player, card, target_spec(card), action.targets,
-                         action.secondary)
+    tspec = target_spec(card)
+    if action.secondary and not tspec.then:
+        return f"{card.kind.id} takes no further players"
+    return check_targets(g, player, card, tspec, action.targets, action.secondary)
 
 
 def perform(g: "Game", player: Player, action: PlayAction) -> "Gen":
-    """Carry out a validated play-phase action."""
+    """Carry out a validated play-phase action (:func:`validate_play`: the same part, the same kind)."""
     if action.card is not None and action.recast:
         yield from recast(g, player, action.card)
         return
@@ -648,11 +730,13 @@ def perform(g: "Game", player: Player, action: PlayAction) -> "Gen":
         yield from use_card(g, player, card, targets, secondary=action.secondary)
         return
     skill = next(s for s in g.active_skills(player) if s.id == action.skill)
-    if skill.active is not None and (not skill.view_as or action.view_as < 0):  # view_as -1: the active part
+    part = skill_part(skill, action.view_as)
+    assert part is not None, "perform() is given validated actions only"
+    if part == -1:
         yield from run_active(g, player, skill, list(action.cards), list(action.targets))
         return
-    va = skill.view_as[action.view_as]
-    vcard = view_as_card(g, skill, va, action.cards, action.as_card or _first_name(g, va))
+    va = skill.view_as[part]
+    vcard = view_as_card(g, skill, va, action.cards, action_kind(g, va, action.as_card))
     count_view_as(player, va)
     g.emit("skill", player=player, skill=skill.id, as_card=vcard.kind.id, cards=action.cards)
     fixed = auto_targets(g, player, vcard)
