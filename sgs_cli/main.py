@@ -3,7 +3,8 @@
 Every command takes ``--content DIR`` (a content tree with cards/, heroes/ and
 rules/) instead of the built-in content. Errors are printed as sentences (or
 ``file:line:col`` diagnostics), never as tracebacks. Exit codes: 0 success,
-1 a failure (content errors, failed cases, games with errors), 2 usage.
+1 a failure (content errors, failed cases, games with errors or broken invariants, a
+transcript that does not fit), 2 usage; ``sgs play`` exits 3 when the player leaves.
 """
 
 from __future__ import annotations
@@ -409,9 +410,16 @@ def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator:
     from sgs_runtime.replay import replay as run
     from sgs_runtime.visibility import log_view
 
+    from sgs_dsl.yamlsafe import read_file
+
     content = _load(content_dir)
     try:
-        record = json.loads(transcript_file.read_text(encoding="utf-8"))
+        # a bounded read of a regular file only (a FIFO or a device is refused, never read for ever)
+        record = json.loads(read_file(transcript_file))
+    except ContentError as exc:
+        _fail(f"{transcript_file} cannot be read: {exc.diagnostics[0].message}" if exc.diagnostics
+              else f"{transcript_file} cannot be read")
+        return
     except OSError as exc:
         _fail(f"{transcript_file} cannot be read: {exc.strerror or exc}")
         return

@@ -1127,6 +1127,10 @@ def load_content(content_dir: Optional[Path | str] = None, extra: Iterable[Path]
     if not extra and key in _CACHE:
         return _CACHE[key]
     content, diags = build(Path(content_dir) if content_dir is not None else None, extra)
+    if not [d for d in diags if d.severity == "error"]:
+        from sgs_runtime.replay import content_fingerprint
+
+        content_fingerprint(content)  # now, while the files' names still resolve from this folder
     errors = [d for d in diags if d.severity == "error"]
     if errors:
         raise ContentError(sorted(errors))
