@@ -449,7 +449,7 @@ def play_options(g: "Game", player: Player) -> list[PlayOption]:
                 if usable_in_play(g, player, view_as_card(g, skill, va, pick, cid)):
                     opts.append(PlayOption(f"{skill.id} as {cid}", skill=skill, view_as=i, as_card=cid))
         if skill.active is not None and active_available(g, player, skill):
-            opts.append(PlayOption(skill.id, skill=skill, active=True))
+            opts.append(PlayOption(skill.id, skill=skill, active=True, view_as=-1 if skill.view_as else 0))
     return opts
 
 
