@@ -110,6 +110,22 @@ BAN_ACTIONS = ("use", "play", "discard", "target")
 KEYED = ("max", "min", "most", "least", "distinct")
 
 
+def _each(f: Frame, var: str, xs: list[Any], fn: ExprFn) -> list[Any]:
+    """``fn`` for each item of ``xs``, with ``var`` bound to it (``x from LIST``); ``var`` is restored after."""
+    saved = f.vars.get(var, MISSING)
+    try:
+        out = []
+        for x in xs:
+            f.vars[var] = x
+            out.append(fn(f))
+        return out
+    finally:
+        if saved is MISSING:
+            f.vars.pop(var, None)
+        else:
+            f.vars[var] = saved
+
+
 def _distinct(xs: Any) -> list[Any]:
     out: list[Any] = []
     for x in xs:
@@ -418,22 +434,10 @@ class Compiler:
         var = comp.var
 
         def select(f: Frame) -> list[Any]:
-            xs = src(f) or []
+            xs = list(src(f) or [])
             if cond is None:
-                return list(xs)
-            saved = f.vars.get(var, MISSING)
-            out = []
-            try:
-                for x in xs:
-                    f.vars[var] = x
-                    if cond(f):
-                        out.append(x)
-            finally:
-                if saved is MISSING:
-                    f.vars.pop(var, None)
-                else:
-                    f.vars[var] = saved
-            return out
+                return xs
+            return [x for x, ok in zip(xs, _each(f, var, xs, cond)) if ok]
 
         if func == "count":
             return (lambda f: len(select(f))), "num"
@@ -463,18 +467,7 @@ class Compiler:
 
         def keys(f: Frame) -> list[tuple[Any, Any]]:
             xs = select(f)
-            saved = f.vars.get(var, MISSING)
-            out = []
-            try:
-                for x in xs:
-                    f.vars[var] = x
-                    out.append((x, keyfn(f)))
-            finally:
-                if saved is MISSING:
-                    f.vars.pop(var, None)
-                else:
-                    f.vars[var] = saved
-            return out
+            return list(zip(xs, _each(f, var, xs, keyfn)))
 
         if func == "distinct":
             return (lambda f: _distinct([k for _, k in keys(f)])), list_type(kt) if kt not in ("any",) else "list"
