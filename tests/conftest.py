@@ -48,3 +48,24 @@ def copy_builtin_tree(dest: Path) -> Path:
 def same_file(reported: str, expected: Path) -> bool:
     """Whether a file named in a diagnostic (relative to the working folder or absolute) is ``expected``."""
     return Path(reported).resolve() == expected.resolve()
+
+
+#: a rule case that passes (tests mutate it into failing ones)
+PASSING_CASE = """\
+name: Ex Nihilo draws two
+seats:
+  - hero: zhangfei
+    role: lord
+    hand: [ex_nihilo H7]
+  - hero: guanyu
+    role: rebel
+draw_pile: [slash S7, jink D2, peach H3]
+turn: zhangfei
+phase: play
+decisions:
+  - zhangfei: {use: ex_nihilo H7}
+  - zhangfei: end
+stop: {after_phase: play}
+state:
+  zhangfei: {hand: [slash S7, jink D2]}
+"""

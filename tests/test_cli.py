@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TESTS, copy_builtin_tree, run_cli
+from conftest import PASSING_CASE, TESTS, copy_builtin_tree, run_cli
 
 SUITS = {"spade", "heart", "club", "diamond"}
 SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$")
@@ -239,26 +239,6 @@ def test_scenario_run_json_agrees_with_text() -> None:
     data = json.loads(js.stdout)
     assert (data["passed"], data["failed"]) == (int(m[1]), int(m[2]))
     assert len(data["cases"]) == data["passed"] + data["failed"]
-
-
-PASSING_CASE = """\
-name: Ex Nihilo draws two
-seats:
-  - hero: zhangfei
-    role: lord
-    hand: [ex_nihilo H7]
-  - hero: guanyu
-    role: rebel
-draw_pile: [slash S7, jink D2, peach H3]
-turn: zhangfei
-phase: play
-decisions:
-  - zhangfei: {use: ex_nihilo H7}
-  - zhangfei: end
-stop: {after_phase: play}
-state:
-  zhangfei: {hand: [slash S7, jink D2]}
-"""
 
 
 def test_scenario_run_counts_failures(tmp_path: Path) -> None:

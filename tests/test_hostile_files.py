@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
-from conftest import DIAGNOSTIC_LINE, TESTS, copy_builtin_tree, run_cli, same_file
+from conftest import DIAGNOSTIC_LINE, PASSING_CASE, TESTS, copy_builtin_tree, run_cli, same_file
 
 from sgs_dsl import yamlsafe
 from sgs_dsl.errors import ContentError, Diagnostic
@@ -495,18 +495,23 @@ def test_folder_of_packs_with_hostile_entries(tmp_path: Path) -> None:
         ("pipe.yml", 1, 1, "E105"), ("sub.yaml", 1, 1, "E105")]
 
 
-def test_unlistable_folder_in_a_tree(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    sub = tree / "heroes" / "more"
-    sub.mkdir()
-    (sub / "x.yaml").write_text(HERO_PACK, encoding="utf-8")
+def _deny_listing(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """Make ``folder`` one that cannot be listed (as without read permission), for the loader's scandir."""
     real_scandir = os.scandir
 
     def scandir(path: Any = ".") -> Any:
-        if str(path) == str(sub):
+        if str(path) == str(folder):
             raise PermissionError(13, "Permission denied")
         return real_scandir(path)
 
     monkeypatch.setattr(yamlsafe.os, "scandir", scandir)
+
+
+def test_unlistable_folder_in_a_tree(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sub = tree / "heroes" / "more"
+    sub.mkdir()
+    (sub / "x.yaml").write_text(HERO_PACK, encoding="utf-8")
+    _deny_listing(monkeypatch, sub)
     result, diags = validate_tree(tree)
     assert result.exit_code == 1
     message = only(diags, sub, 1, 1, "E105")
@@ -591,26 +596,6 @@ def test_scenario_run_with_content_tree_holding_a_fifo(tree: Path) -> None:
 # ---------------------------------------------------------------------- 1. rule-case files
 
 
-PASSING_CASE = """\
-name: Ex Nihilo draws two
-seats:
-  - hero: zhangfei
-    role: lord
-    hand: [ex_nihilo H7]
-  - hero: guanyu
-    role: rebel
-draw_pile: [slash S7, jink D2, peach H3]
-turn: zhangfei
-phase: play
-decisions:
-  - zhangfei: {use: ex_nihilo H7}
-  - zhangfei: end
-stop: {after_phase: play}
-state:
-  zhangfei: {hand: [slash S7, jink D2]}
-"""
-
-
 def fail_lines(result: Any) -> dict[str, str]:
     lines = result.stdout.splitlines()
     return {ln.split(":", 1)[0].removeprefix("FAIL "): ln for ln in lines if ln.startswith("FAIL ")}
@@ -652,14 +637,7 @@ def test_scenario_folder_that_cannot_be_listed(tmp_path: Path, monkeypatch: pyte
     locked = tmp_path / "locked"
     locked.mkdir()
     (locked / "hidden.yaml").write_text(PASSING_CASE, encoding="utf-8")
-    real_scandir = os.scandir
-
-    def scandir(path: Any = ".") -> Any:
-        if str(path) == str(locked):
-            raise PermissionError(13, "Permission denied")
-        return real_scandir(path)
-
-    monkeypatch.setattr(yamlsafe.os, "scandir", scandir)
+    _deny_listing(monkeypatch, locked)
     result = run_cli("scenario", "run", str(tmp_path))
     no_traceback(result)
     assert result.stdout.strip().splitlines()[-1] == "1 passed, 1 failed"
