@@ -221,7 +221,7 @@ COMPREHENSIONS = {
 PLAYER_METHODS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
     "mark": (("mark",), "num", lambda p, f, name: p.marks.get(name, 0), "the number of a mark"),
     "has_skill": (("sym:skill",), "bool",
-                  lambda p, f, sid: any(s.id == sid for s in f.game.active_skills(p)), "has a skill now"),
+                  lambda p, f, sid: f.game.skillset.has(p, sid), "has a skill now"),
     "pile": (("sym:pile",), "cards", lambda p, f, name: list(p.piles[name].cards) if name in p.piles else [],
              "the cards of a special pile"),
     "unseen": (("sym:card",), "num", lambda p, f, cid: _unseen(f, p, cid),
