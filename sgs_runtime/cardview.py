@@ -39,17 +39,20 @@ if TYPE_CHECKING:  # pragma: no cover
 class CardView:
     """Per game: which players' filter skills are active, and how a card is seen."""
 
-    __slots__ = ("game", "_owners", "_busy")
+    __slots__ = ("game", "_owners", "_busy", "idle")
 
     def __init__(self, game: Optional["Game"]) -> None:
         self.game = game
         self._owners: Optional[dict[int, list[tuple["Filter", str]]]] = None if game is not None else {}
         self._busy = False
+        # known that nobody has a filter skill now: every card is seen as printed (the usual case)
+        self.idle = game is None
 
     def forget(self) -> None:
         """Skills may have changed: find the filter owners again when next asked."""
         if self.game is not None:
             self._owners = None
+            self.idle = False
 
     def _filters(self) -> dict[int, list[tuple["Filter", str]]]:
         owners = self._owners
@@ -63,6 +66,7 @@ class CardView:
                     if got:
                         owners[p.seat] = got
             self._owners = owners
+            self.idle = not owners
         return owners
 
     @property

@@ -15,6 +15,7 @@ event log; a game is reproduced from its seed and its decision log.
 
 from __future__ import annotations
 
+import os
 import json
 import random
 from dataclasses import dataclass, field
@@ -27,10 +28,10 @@ from .frame import GameOver
 from .cardview import CardView
 from .skillset import SkillSet
 
-if False:  # pragma: no cover - typing only
-    from .seatview import SeatView  # noqa: F401
 from .model import Card, Player, Zone
-from .requests import Request
+from .replay import encode
+from .requests import CardsRequest, OptionRequest, PlayersRequest, Request
+from .seatview import SeatView, ask_agent
 
 Gen = Generator[Request, Any, Any]
 
@@ -144,8 +145,13 @@ class Game:
         self._views: dict[int, Any] = {}
         self.view_as_memo: dict[int, list[str]] = {}  # view-as over several names -> this deck's kinds
         self.card_view = CardView(self)  # how cards are seen (filter skills)
-        # while options are being listed (no state changes), quantities are remembered
-        self.quantity_memo: Optional[dict[tuple[Any, ...], Any]] = None
+        # the state version: moves on with every change a quantity may read (:meth:`touch`);
+        # quantities are remembered for one version (quantities.py)
+        self.version = 0
+        self.quantity_cache: dict[tuple[Any, ...], tuple[Any, Sequence[Any]]] = {}
+        self.quantity_cache_version = -1
+        # recompute every remembered answer and compare (SGS_CHECK_CACHES=1, ``sgs simulate --check``)
+        self.check_caches = bool(os.environ.get("SGS_CHECK_CACHES"))
         self.quantity_depth = 0  # quantities being computed inside each other (a runaway is an error)
         # this turn's uses and plays: (seat, card name, phase, "use"/"play")
         self.history: list[tuple[int, str, Optional[str], str]] = []
@@ -180,8 +186,6 @@ class Game:
 
     def play(self, agents: Sequence[Any]) -> GameResult:
         """Play to the end with one agent per seat; each gets only its seat's view (:mod:`seatview`)."""
-        from .seatview import ask_agent
-
         req = self.start()
         while req is not None:
             req = self.answer(ask_agent(self, agents[req.player.seat], req))
@@ -217,8 +221,6 @@ class Game:
 
     def record_decision(self, req: Request, answer: Any) -> None:
         """Keep an answer so that the game can be replayed (cards by id, players by seat)."""
-        from .replay import encode
-
         self.decisions.append({"player": req.player.seat, "kind": req.kind, "answer": encode(answer)})
 
     # ------------------------------------------------------------------ events
@@ -249,8 +251,15 @@ class Game:
                 return ev
         return None
 
+    def touch(self) -> None:
+        """The state has changed in a way no log record tells (a mark, a counter, the phase): forget quantities."""
+        self.version += 1
+
     def emit(self, kind: str, **fields: Any) -> None:
-        """Append a record to the event log (JSON lines); count it in ``stats`` either way."""
+        """Append a record to the event log (JSON lines); count it in ``stats`` either way.
+
+        Every record stands for a change of the state, so the state version moves on (:meth:`touch`)."""
+        self.version += 1
         self.stats[kind] = self.stats.get(kind, 0) + 1
         if kind == "skill":
             sid = str(fields.get("skill"))
@@ -281,20 +290,22 @@ class Game:
 
     def alive_from(self, start: Optional[Player]) -> list[Player]:
         """Living players in seat order, beginning with ``start`` (if alive)."""
-        if not self.players:
-            return []
-        s = start.seat if start is not None else 0
-        n = len(self.players)
-        return [self.players[(s + i) % n] for i in range(n) if self.players[(s + i) % n].alive]
+        ps = self.players
+        if start is None or not start.seat:
+            return [p for p in ps if p.alive]
+        s = start.seat
+        return [p for p in ps[s:] if p.alive] + [p for p in ps[:s] if p.alive]
 
     def seats_from(self, start: Optional[Player]) -> list[Player]:
+        ps = self.players
         s = start.seat if start is not None else 0
-        n = len(self.players)
-        return [self.players[(s + i) % n] for i in range(n)]
+        return ps[s:] + ps[:s]
 
     def after(self, player: Player) -> list[Player]:
         """Living players after ``player`` in seat order (not ``player`` itself)."""
-        return [p for p in self.alive_from(player) if p is not player]
+        ps = self.players
+        s = player.seat
+        return [p for p in ps[s + 1:] if p.alive] + [p for p in ps[:s] if p.alive]
 
     def next_alive(self, player: Player) -> Optional[Player]:
         rest = self.after(player)
@@ -320,8 +331,6 @@ class Game:
 
     def view_for(self, seat: int) -> "SeatView":
         """What one seat may know of this game (given to its agent)."""
-        from .seatview import SeatView
-
         got = self._views.get(seat)
         if got is None:
             got = self._views[seat] = SeatView(self, seat)
@@ -335,6 +344,7 @@ class Game:
     def bump(self) -> None:
         """Some player's skills may have changed (equipment, death, ignored armour): forget caches."""
         self.epoch += 1
+        self.version += 1
         self.skillset.forget()
         self.card_view.forget()
 
@@ -413,8 +423,6 @@ _NOT_FORCED = object()
 
 def forced_answer(req: Request) -> Any:
     """The only legal answer of a mandatory request, or a marker if there is a choice."""
-    from .requests import CardsRequest, OptionRequest, PlayersRequest
-
     if req.optional:
         return _NOT_FORCED
     if isinstance(req, CardsRequest):

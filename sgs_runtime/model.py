@@ -85,13 +85,16 @@ class Card:
     def _seen(self) -> Optional[tuple[CardKind, str]]:
         """``(kind, suit)`` when a filter skill makes the card look otherwise than printed."""
         ident = self.view
-        return ident.look(self) if ident is not None and ident.active else None
+        return ident.look(self) if ident is not None and not ident.idle and ident.active else None
 
     @property
     def kind(self) -> CardKind:
         if self.face is not None:
             return self.face
-        seen = self._seen()
+        ident = self.view
+        if ident is None or ident.idle:
+            return self.base
+        seen = ident.look(self) if ident.active else None
         return seen[0] if seen is not None else self.base
 
     @property

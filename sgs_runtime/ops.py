@@ -500,6 +500,7 @@ def log(f: Frame, who: Player, text: str) -> None:
 
 
 def set_mark(f: Frame, who: Player, name: str, value: int) -> None:
+    f.game.touch()
     if value:
         who.marks[name] = int(value)
     else:

@@ -25,14 +25,35 @@ INF = 10**6
 
 
 def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
-    memo = g.quantity_memo
-    if memo is not None:
-        key = (name, *map(id, args))
-        if key in memo:
-            return memo[key]
-        memo[key] = value = _quantity(g, name, args)
-        return value
-    return _quantity(g, name, args)
+    """The value of the quantity ``name`` for ``args``, remembered while the state does not change.
+
+    The cache holds for one state version (:meth:`Game.touch`; every log record moves it on
+    too). Its entries keep their arguments, so an argument's ``id`` is not reused while its
+    entry lives. With ``g.check_caches`` every remembered value is computed again and compared.
+    """
+    cache = g.quantity_cache
+    if g.quantity_cache_version != g.version:
+        cache.clear()
+        g.quantity_cache_version = g.version
+    key = (name, *map(id, args))
+    hit = cache.get(key)
+    if hit is not None:
+        if g.check_caches:
+            _verify(g, name, args, hit[0])
+        return hit[0]
+    version = g.version
+    value = _quantity(g, name, args)
+    if g.version == version:  # (computing a quantity changes nothing; if it did, keep nothing)
+        cache[key] = (value, args)
+    return value
+
+
+def _verify(g: "Game", name: str, args: Sequence[Any], remembered: Any) -> None:
+    fresh = _quantity(g, name, args)
+    if fresh != remembered:
+        shown = ", ".join(getattr(a, "name", None) or repr(a) for a in args)
+        raise GameError(f"cache check: {name}({shown}) was remembered as {remembered!r} but is {fresh!r} now: "
+                        "a change of the state did not move the state version on (Game.touch)")
 
 
 #: how deeply quantities may ask each other (a modifier of one reading another ...)

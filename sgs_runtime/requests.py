@@ -281,6 +281,11 @@ class PlayAction:
     recast: bool = False  # 重铸 ``card`` instead of using it: discard it and draw one
     as_card: Optional[str] = None  # the kind chosen, for a view-as over several names (蛊惑)
 
+    def key(self) -> tuple[Any, ...]:
+        """What the action says, by identity: two actions with one key are the same decision."""
+        return (id(self.card), self.skill, tuple(map(id, self.cards)), tuple(map(id, self.targets)), self.view_as,
+                tuple(map(id, self.secondary)), self.recast, self.as_card)
+
 
 @dataclass
 class PlayOption:
@@ -307,6 +312,8 @@ class PlayRequest(Request):
     target_choices: Optional[Callable[[PlayOption, list[Card], list[Player]], tuple[list[Player], int, int]]] = None
     secondary_choices: Optional[Callable[[PlayOption, list[Card], Player, int], list[Player]]] = None
     validate: Optional[Callable[[PlayAction], Optional[str]]] = None
+    # the key of the last action found legal: the agent's own check and the game's are one check
+    passed: Optional[tuple[Any, ...]] = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.kind = "play"
@@ -318,10 +325,14 @@ class PlayRequest(Request):
         if not isinstance(answer, PlayAction):
             raise IllegalDecision(f"answer a play request with a PlayAction or None, not {_type_name(answer)}")
         check_action_fields(answer)
+        key = answer.key()
+        if key == self.passed:
+            return  # the state has not changed while the request waits: the verdict holds
         assert self.validate is not None
         problem = self.validate(answer)
         if problem:
             raise IllegalDecision(problem)
+        self.passed = key
 
 
 @dataclass

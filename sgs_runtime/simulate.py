@@ -107,6 +107,7 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
                     options=options)
         bots = [make_agent(agents, seed * 31 + i) for i in range(players)]
         if check:
+            game.check_caches = True  # every remembered quantity is computed again and compared
             summary.violation = _checked_play(game, bots)
             if summary.violation is not None or game.result is None:
                 raise _Stopped()

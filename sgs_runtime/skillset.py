@@ -35,6 +35,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
     from .model import Player
 
+_NOBODY: frozenset[int] = frozenset()
+
 #: where a skill comes from
 SOURCES = ("hero", "gained", "equipment", "copied", "granted", "rules")
 
@@ -238,7 +240,8 @@ class SkillSet:
 
     def triggers_at(self, player: "Player", timing: str) -> list["Trigger"]:
         """The player's triggers at a timing point."""
-        self._fresh()
+        if self.volatile:
+            self._fresh()
         index = self._triggers.get(player.seat)
         if index is None:
             index = {}
@@ -250,12 +253,21 @@ class SkillSet:
 
     def owners_at(self, timing: str) -> frozenset[int]:
         """Seats of the players who have a trigger at a timing point now."""
-        self._fresh()
-        got = self._owners.get(timing)
-        if got is None:
-            got = frozenset(p.seat for p in self.game.players if self.triggers_at(p, timing))
-            self._owners[timing] = got
-        return got
+        if self.volatile:
+            self._fresh()
+        owners = self._owners
+        if not owners:  # forgotten: index every timing point in one pass
+            seats: dict[str, set[int]] = {}
+            for p in self.game.players:
+                for skill in self.of(p):
+                    for tr in skill.triggers:
+                        seats.setdefault(tr.timing, set()).add(p.seat)
+            owners = {t: frozenset(s) for t, s in seats.items()}
+            owners[""] = frozenset()  # (indexed, even when nobody waits anywhere)
+            if self._busy:  # asked while the sets are being built: a partial answer, not kept
+                return owners.get(timing, _NOBODY)
+            self._owners = owners
+        return owners.get(timing, _NOBODY)
 
     def modifiers(self, quantity: str) -> list[tuple["Player", "Modifier", bool]]:
         """Every living player's modifiers of a quantity, in seat order."""

@@ -84,10 +84,10 @@ def fire(g: "Game", timing: str, event: Event, extra: Optional[dict[int, list["T
     ``extra`` adds triggers for some seats at this one point: the skills of equipment
     that has just left its owner, which still see their own leaving.
     """
-    owners = g.owners_at(timing)
+    owners = g.skillset.owners_at(timing)
     if extra:
         owners = owners | frozenset(extra)
-    if not owners and not g.rule_triggers(timing):
+    if not owners and timing not in g._trigger_index:
         return  # nobody waits here (most timings, most of the time)
     subject = subject_of(timing, event)
     t = TIMINGS.get(timing)
@@ -222,14 +222,17 @@ def count_use(owner: "Player", skill_id: str, scope: str) -> None:
 
 def reset_scope(g: "Game", scope: str, player: Optional["Player"] = None) -> None:
     """Forget per-turn, per-phase or per-round counters and marks; end what lasted until then."""
+    g.touch()
     if player is None:
         g.skillset.expire(scope)
     targets = [player] if player is not None else g.players
     for p in targets:
-        for key in [k for k in p.skill_uses if k[1] == scope]:
-            del p.skill_uses[key]
-        for name in [m for m in p.marks if _mark_reset(g, m) == scope]:
-            del p.marks[name]
+        if p.skill_uses:
+            for key in [k for k in p.skill_uses if k[1] == scope]:
+                del p.skill_uses[key]
+        if p.marks:
+            for name in [m for m in p.marks if _mark_reset(g, m) == scope]:
+                del p.marks[name]
 
 
 def _mark_reset(g: "Game", name: str) -> str:

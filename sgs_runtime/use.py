@@ -66,7 +66,11 @@ def secondary_candidates(g: "Game", user: Player, card: AnyCard, spec: TargetSpe
     return out
 
 
-def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None) -> list[Player]:
+def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None,
+               enough: Optional[int] = None) -> list[Player]:
+    """The legal targets of ``card`` for ``user``, in seat order from the user.
+
+    With ``enough``, the listing stops once that many are found (an existence check)."""
     spec = spec or target_spec(card)
     out = []
     for p in (g.seats_from(user) if spec.dead else g.alive_from(user)):
@@ -75,6 +79,8 @@ def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec
         if spec.then and not all(secondary_candidates(g, user, card, spec, p, i) for i in range(len(spec.then))):
             continue
         out.append(p)
+        if enough is not None and len(out) >= enough:
+            break
     return out
 
 
@@ -108,7 +114,8 @@ def has_targets(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpe
     if fixed is not None:
         return bool(fixed) or spec.mode == "none"
     lo, _ = target_bounds(g, user, card, spec)
-    return len(candidates(g, user, card, spec)) >= max(lo, 1)
+    need = max(lo, 1)
+    return len(candidates(g, user, card, spec, enough=need)) >= need
 
 
 def check_targets(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, targets: Sequence[Player],
@@ -201,6 +208,7 @@ def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], 
         if not (yield from declare(g, user, card, "use", use.targets)):
             if g.acting and user is g.current and not extra and spec is not None and spec.limit is not None:
                 user.uses[limit_key(kind)] -= 1  # a void card counts as never used
+                g.touch()
             use.settled = use.voided = True
             yield from clear_processing(g, phys)
             return use
@@ -526,11 +534,7 @@ def option_card(g: "Game", opt: PlayOption, cards: Sequence[Card]) -> Optional[A
 
 
 def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
-    g.quantity_memo = {}  # listing options changes nothing: quantities can be remembered meanwhile
-    try:
-        opts = play_options(g, player)
-    finally:
-        g.quantity_memo = None
+    opts = play_options(g, player)
     if not opts:
         return None
 
@@ -544,7 +548,17 @@ def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
         choice = _option_choice(opt)
         return choice is not None and choice_step_ok(g, player, choice, chosen, card)
 
+    listed: dict[tuple[int, ...], tuple[list[Player], int, int]] = {}
+
     def target_choices(opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
+        # listed once per option and cards while the request waits (nothing changes meanwhile)
+        key = (id(opt), *map(id, cards))
+        got = listed.get(key)
+        if got is None:
+            got = listed[key] = list_targets(opt, cards)
+        return list(got[0]), got[1], got[2]
+
+    def list_targets(opt: PlayOption, cards: list[Card]) -> tuple[list[Player], int, int]:
         if opt.recast:
             return [], 0, 0
         if opt.active and opt.skill is not None:
@@ -765,6 +779,7 @@ def run_active(g: "Game", player: Player, skill: Skill, cards: list[Card], targe
 def play_loop(g: "Game", player: Player) -> "Gen":
     """The free actions of a play phase: use cards and skills until the player ends it."""
     player.uses.clear()
+    g.touch()
     was = g.acting
     g.acting = True
     try:
