@@ -27,6 +27,7 @@ from .events import Event, UseEvent
 from .frame import GameOver
 from .cardview import CardView
 from .skillset import SkillSet
+from .statecache import StateCache
 
 from .model import Card, Player, Zone
 from .replay import encode
@@ -146,10 +147,9 @@ class Game:
         self.view_as_memo: dict[int, list[str]] = {}  # view-as over several names -> this deck's kinds
         self.card_view = CardView(self)  # how cards are seen (filter skills)
         # the state version: moves on with every change a quantity may read (:meth:`touch`);
-        # quantities are remembered for one version (quantities.py)
+        # pure answers (quantities, legal targets) are remembered for one version (statecache.py)
         self.version = 0
-        self.quantity_cache: dict[tuple[Any, ...], tuple[Any, Sequence[Any]]] = {}
-        self.quantity_cache_version = -1
+        self.state_cache = StateCache()
         # recompute every remembered answer and compare (SGS_CHECK_CACHES=1, ``sgs simulate --check``)
         self.check_caches = bool(os.environ.get("SGS_CHECK_CACHES"))
         self.quantity_depth = 0  # quantities being computed inside each other (a runaway is an error)
@@ -232,6 +232,18 @@ class Game:
         if len(self.stack) >= self.limits.depth:
             raise LimitExceeded("depth", self.limits.depth, self.where())
         self.stack.append(event)
+
+    def waits(self, timing: str) -> bool:
+        """Whether any skill or rule waits at ``timing`` now (when not, its event need not be built)."""
+        return bool(self.skillset.owners_at(timing)) or timing in self._trigger_index
+
+    def pass_point(self) -> None:
+        """An event nobody waits for: counted and bounded as :meth:`push` would, but never built."""
+        self.steps += 1
+        if self.steps > self.limits.steps:
+            raise LimitExceeded("step", self.limits.steps, self.where())
+        if len(self.stack) >= self.limits.depth:
+            raise LimitExceeded("depth", self.limits.depth, self.where())
 
     def pop(self, event: Event) -> None:
         if self.stack and self.stack[-1] is event:

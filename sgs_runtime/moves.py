@@ -74,7 +74,11 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
         g.emit("move")
     if losses:
         key = g.order_key(g.current)
+        waits = g.waits("cards_lost")
         for (seat, zname), lost in sorted(losses.items(), key=lambda kv: (key(owners[kv[0][0]]), kv[0][1])):
+            if not waits and zname != "equip":
+                g.pass_point()
+                continue
             ev = MoveEvent(owners[seat], lost, zname, to.name, to.owner, reason)
             g.push(ev)
             # equipment sees its own leaving: the skills of what left still fire here (白银狮子)
@@ -82,6 +86,9 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
             yield from fire(g, "cards_lost", ev, leaving)
             g.pop(ev)
     if to.owner is not None and to.name in ("hand", "equip"):
+        if not g.waits("cards_gained"):
+            g.pass_point()
+            return
         ev = MoveEvent(None, cards, "", to.name, to.owner, reason)
         ev.player = None
         g.push(ev)

@@ -62,11 +62,10 @@ def forbidden(g: "Game", player: "Player", action: str, card: Optional["AnyCard"
     kind = action if action in ("use", "target") else None
     if kind is None:
         return False
-    for skill in g.active_skills(player):
-        for pr in skill.prohibitions:
-            if pr.kind == kind and (pr.condition is None or pr.condition(
-                    Frame(g, {"me": player, "user": user if user is not None else player, "card": card}))):
-                return True
+    for pr in g.skillset.prohibitions(player, kind):
+        if pr.condition is None or pr.condition(
+                Frame(g, {"me": player, "user": user if user is not None else player, "card": card})):
+            return True
     return False
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .errors import GameError
 from .frame import Frame
+from .statecache import verify
 from .model import AnyCard, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,29 +32,18 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
     too). Its entries keep their arguments, so an argument's ``id`` is not reused while its
     entry lives. With ``g.check_caches`` every remembered value is computed again and compared.
     """
-    cache = g.quantity_cache
-    if g.quantity_cache_version != g.version:
-        cache.clear()
-        g.quantity_cache_version = g.version
+    version = g.version
     key = (name, *map(id, args))
-    hit = cache.get(key)
+    hit = g.state_cache.get(version, key)
     if hit is not None:
         if g.check_caches:
-            _verify(g, name, args, hit[0])
+            verify(lambda: f"{name}({', '.join(getattr(a, 'name', None) or repr(a) for a in args)})", hit[0],
+                   _quantity(g, name, args))
         return hit[0]
-    version = g.version
     value = _quantity(g, name, args)
     if g.version == version:  # (computing a quantity changes nothing; if it did, keep nothing)
-        cache[key] = (value, args)
+        g.state_cache.put(version, key, value, args)
     return value
-
-
-def _verify(g: "Game", name: str, args: Sequence[Any], remembered: Any) -> None:
-    fresh = _quantity(g, name, args)
-    if fresh != remembered:
-        shown = ", ".join(getattr(a, "name", None) or repr(a) for a in args)
-        raise GameError(f"cache check: {name}({shown}) was remembered as {remembered!r} but is {fresh!r} now: "
-                        "a change of the state did not move the state version on (Game.touch)")
 
 
 #: how deeply quantities may ask each other (a modifier of one reading another ...)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from .frame import Frame
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .definitions import Modifier, Skill, Trigger
+    from .definitions import Modifier, Prohibition, Skill, Trigger
     from .game import Game
     from .model import Player
 
@@ -68,6 +68,8 @@ class SkillSet:
         self._owners: dict[str, frozenset[int]] = {}
         self._modifiers: dict[str, list[tuple["Player", "Modifier", bool]]] = {}
         self._immune: Optional[list["Player"]] = None
+        self._prohibitions: dict[tuple[int, str], list["Prohibition"]] = {}
+        self._equipment: dict[int, frozenset[int]] = {}
         self._step = -1  # the game step the answers hold for, when a condition decides validity
         self._busy = False
         self.timed = False  # some change lasts until a turn, phase or round ends (expire has work)
@@ -85,6 +87,8 @@ class SkillSet:
         self._owners.clear()
         self._modifiers.clear()
         self._immune = None
+        self._prohibitions.clear()
+        self._equipment.clear()
 
     def _fresh(self) -> None:
         if self.volatile and self._step != self.game.steps:
@@ -142,7 +146,29 @@ class SkillSet:
 
     def from_equipment(self, player: "Player", skill: "Skill") -> bool:
         """Whether the player has this skill through a piece of equipment (not their hero)."""
-        return self.source(player, skill) == "equipment"
+        if self.volatile:
+            self._fresh()
+        got = self._equipment.get(player.seat)
+        if got is None:
+            first: dict[int, str] = {}
+            for h in self.held(player):
+                first.setdefault(id(h.skill), h.source)  # (as source(): the first entry decides)
+            got = frozenset(k for k, src in first.items() if src == "equipment")
+            if not self._busy:
+                self._equipment[player.seat] = got
+        return id(skill) in got
+
+    def prohibitions(self, player: "Player", kind: str) -> list["Prohibition"]:
+        """The prohibitions of ``kind`` (use, target) the player's skills place on them now."""
+        if self.volatile:
+            self._fresh()
+        key = (player.seat, kind)
+        got = self._prohibitions.get(key)
+        if got is None:
+            got = [pr for s in self.of(player) for pr in s.prohibitions if pr.kind == kind]
+            if not self._busy:
+                self._prohibitions[key] = got
+        return got
 
     def _own(self, player: "Player") -> list["Skill"]:
         """Step 1: hero and rules skills, less the lost, plus the gained."""
@@ -271,7 +297,8 @@ class SkillSet:
 
     def modifiers(self, quantity: str) -> list[tuple["Player", "Modifier", bool]]:
         """Every living player's modifiers of a quantity, in seat order."""
-        self._fresh()
+        if self.volatile:
+            self._fresh()
         got = self._modifiers.get(quantity)
         if got is None:
             got = [(p, m, self.from_equipment(p, s)) for p in self.game.players if p.alive
@@ -281,7 +308,8 @@ class SkillSet:
 
     def immune_to_equipment(self) -> list["Player"]:
         """Players whom other players' equipment does not affect (乾坤)."""
-        self._fresh()
+        if self.volatile:
+            self._fresh()
         got = self._immune
         if got is None:
             got = self._immune = [p for p in self.game.players if p.alive and any(

@@ -45,7 +45,9 @@ def _involves(event: Event, player: "Player") -> bool:
 
 
 def _eligible(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Event,
-              subject: Optional["Player"], condition: bool = True) -> bool:
+              subject: Optional["Player"], condition: bool = True,
+              immune: Optional[list["Player"]] = None) -> bool:
+    """Whether ``tr`` may fire for ``owner`` now; ``immune``: :meth:`SkillSet.immune_to_equipment`, if known."""
     if not owner.alive:
         # only a player's own death timing reaches the dead
         if not (timing == "death" and subject is owner):
@@ -54,7 +56,8 @@ def _eligible(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Eve
     if tr.who == "me" and subject is not owner:
         return False
     if skill is not None:
-        immune = g.immune_to_equipment()
+        if immune is None:
+            immune = g.skillset.immune_to_equipment()
         if immune and g.from_equipment(owner, skill) and any(
                 q is not owner and _involves(event, q) for q in immune):
             return False  # 乾坤: the equipment of others has no effect on this player
@@ -122,7 +125,9 @@ def fire(g: "Game", timing: str, event: Event, extra: Optional[dict[int, list["T
                 continue
         done: set[int] = set()
         while True:
-            ready = [tr for tr in candidates if id(tr) not in done and _eligible(g, tr, owner, timing, event, subject)]
+            immune = g.skillset.immune_to_equipment()
+            ready = [tr for tr in candidates
+                     if id(tr) not in done and _eligible(g, tr, owner, timing, event, subject, True, immune)]
             if not ready:
                 break
             if len(ready) == 1:
