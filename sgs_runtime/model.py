@@ -63,7 +63,8 @@ class Card:
     (:mod:`sgs_runtime.cardview`).
     """
 
-    __slots__ = ("id", "base", "face", "printed_suit", "rank", "zone", "holder", "origin", "view", "seen", "covered")
+    __slots__ = ("id", "base", "face", "printed_suit", "rank", "zone", "holder", "origin", "view", "seen", "covered",
+                 "printed")
 
     virtual = False
     skill = None
@@ -74,6 +75,7 @@ class Card:
         self.face: Optional[CardKind] = None  # set while it lies in a judge area as another card (国色)
         self.printed_suit = suit
         self.rank = rank
+        self.printed = f"{kind.id} {SUIT_SIGN.get(suit, '?')}{rank_text(rank)}"  # the label as printed
         self.zone: Optional[Zone] = None
         # in the processing area: who used, played or judged it, and where it came from
         self.holder: Optional[Player] = None
@@ -132,9 +134,8 @@ class Card:
 
     def label(self) -> str:
         """``slash ♠7`` as printed; a card seen as another kind: ``slash[peach ♥3]``."""
-        text = f"{self.base.id} {SUIT_SIGN.get(self.printed_suit, '?')}{rank_text(self.rank)}"
         kind = self.kind
-        return f"{kind.id}[{text}]" if kind is not self.base else text
+        return f"{kind.id}[{self.printed}]" if kind is not self.base else self.printed
 
     def __repr__(self) -> str:
         return f"<{self.label()} #{self.id}>"

@@ -68,9 +68,10 @@ def _compute(g: "Game", name: str, args: Sequence[Any]) -> Any:
         raise GameError(f"the rules '{g.rules.id}' do not declare the quantity '{name}'")
     params = dict(zip(q.params, args))
     value = q.base(Frame(g, dict(params)))
+    mods = g.skillset.modifiers(name)
     added = 0
-    immune = g.immune_to_equipment()
-    for p, m, equipment in g.modifiers(name):
+    immune = g.skillset.immune_to_equipment() if mods else None
+    for p, m, equipment in mods:
         if equipment and immune and any(q is not p and any(a is q for a in args) for q in immune):
             continue  # 乾坤: another player's equipment does not count against the immune
         frame = Frame(g, {"me": p, **params})
