@@ -3,7 +3,8 @@
 Each example is a whole game: a seed drawn by hypothesis, a RandomAgent per seat (their eagerness drawn
 too), driven request by request. After every answer :func:`sgs_runtime.invariants.check` must find nothing:
 every card in exactly one zone, HP never above max HP and below 1 only while dying, the dead holding no
-cards. A failing example names its seed, which replays the game exactly.
+cards. The state cache is checked all along (statecache.py): a remembered answer that differs from a fresh
+one fails the game. A failing example names its seed, which replays the game exactly.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ SETTINGS: dict[str, Any] = {"deadline": None, "suppress_health_check": [HealthCh
 
 def play_checked(players: int, seed: int, end_chance: float, answer_chance: float, rules: Any = RULES) -> Game:
     g = Game(CONTENT, rules, players=players, seed=seed)
+    g.check_caches = True  # every remembered quantity and legal target is computed again and compared
     agents = [RandomAgent(seed * 31 + i, end_chance=end_chance, answer_chance=answer_chance) for i in range(players)]
     total = None
     req = g.start()

@@ -1,0 +1,84 @@
+"""The state cache: answers remembered for one state version, and the check that proves it right.
+
+Quantities (distance, attack range, hand limit ...) and legal targets are remembered until the state
+changes (statecache.py). These tests show what moves the version on, and that the check mode
+(``Game.check_caches``, ``SGS_CHECK_CACHES=1``) catches a change that did not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sgs_dsl.loader import load_content
+from sgs_runtime.agents import RandomAgent
+from sgs_runtime.errors import GameError
+from sgs_runtime.game import Game
+from sgs_runtime.quantities import quantity
+from sgs_runtime.simulate import game_seed, play_one
+from sgs_runtime.statecache import StateCache
+
+CONTENT = load_content()
+RULES = CONTENT.ruleset("identity")
+
+
+def started(seed: int = 3) -> Game:
+    g = Game(CONTENT, RULES, players=5, seed=seed)
+    req = g.start()
+    agents = [RandomAgent(seed + i) for i in range(5)]
+    while req is not None and g.turn_number < 2:  # into the game: heroes chosen, cards dealt
+        req = g.answer(agents[req.player.seat].decide(req, g))
+    return g
+
+
+def test_a_version_holds_its_answers_and_the_next_drops_them() -> None:
+    cache = StateCache()
+    cache.put(4, ("q", 1), 7, ())
+    assert cache.get(4, ("q", 1)) == (7, ())
+    assert cache.get(5, ("q", 1)) is None
+    assert cache.entries == {}
+
+
+def test_a_quantity_is_computed_once_per_version() -> None:
+    g = started()
+    p = g.players[0]
+    first = quantity(g, "hand_limit", [p])
+    assert quantity(g, "hand_limit", [p]) == first
+    assert g.state_cache.version == g.version
+    assert any(k[0] == "hand_limit" for k in g.state_cache.entries)
+
+
+def test_every_log_record_and_touch_moves_the_version_on() -> None:
+    g = started()
+    v = g.version
+    g.emit("narrate", text="nothing")
+    assert g.version == v + 1
+    g.touch()
+    assert g.version == v + 2
+
+
+def test_a_change_that_forgets_to_touch_is_caught_by_the_check() -> None:
+    g = started()
+    g.check_caches = True
+    p = g.players[1]
+    before = quantity(g, "hand_limit", [p])
+    p.hp = max(0, p.hp - 1)  # changed behind the engine's back: no record, no touch
+    with pytest.raises(GameError, match="cache check: hand_limit"):
+        quantity(g, "hand_limit", [p])
+    g.touch()
+    assert quantity(g, "hand_limit", [p]) == max(0, before - 1)
+
+
+def test_without_the_check_a_forgotten_touch_would_go_unnoticed() -> None:
+    g = started()
+    p = g.players[1]
+    before = quantity(g, "hand_limit", [p])
+    p.hp = max(0, p.hp - 1)
+    assert quantity(g, "hand_limit", [p]) == before  # why every change must move the version on
+
+
+@pytest.mark.parametrize("players", [2, 5, 8])
+def test_whole_games_pass_the_cache_check(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SGS_CHECK_CACHES", "1")
+    for i in range(6):
+        s = play_one(CONTENT, "identity", players, game_seed(11, i), i, "heuristic" if i % 2 else "random")
+        assert s.error is None, s.error
