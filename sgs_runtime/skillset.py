@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
+from .errors import GameError
 from .frame import Frame
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -305,6 +306,21 @@ class SkillSet:
                    for s in self.of(p) for m in s.modifiers if m.quantity == quantity]
             self._modifiers[quantity] = got
         return got
+
+    def verify(self, timing: str) -> None:
+        """The cache check (``Game.check_caches``): a set built afresh must agree on who waits at ``timing``
+        and on every player's skills."""
+        if self._busy:
+            return
+        fresh = SkillSet(self.game)
+        mine, theirs = self.owners_at(timing), fresh.owners_at(timing)
+        if mine != theirs:
+            raise GameError(f"cache check: the players waiting at {timing} were remembered as seats {sorted(mine)} "
+                            f"but are seats {sorted(theirs)} now: a change of skills did not call Game.bump")
+        for p in self.game.players:
+            if [s.id for s in self.of(p)] != [s.id for s in fresh.of(p)]:
+                raise GameError(f"cache check: {p.name}'s skills were remembered as {[s.id for s in self.of(p)]} "
+                                f"but are {[s.id for s in fresh.of(p)]} now: a change of skills did not call Game.bump")
 
     def immune_to_equipment(self) -> list["Player"]:
         """Players whom other players' equipment does not affect (乾坤)."""

@@ -88,6 +88,8 @@ def fire(g: "Game", timing: str, event: Event, extra: Optional[dict[int, list["T
     that has just left its owner, which still see their own leaving.
     """
     owners = g.skillset.owners_at(timing)
+    if g.check_caches:
+        g.skillset.verify(timing)
     if extra:
         owners = owners | frozenset(extra)
     if not owners and timing not in g._trigger_index:

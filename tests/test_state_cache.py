@@ -82,3 +82,15 @@ def test_whole_games_pass_the_cache_check(players: int, monkeypatch: pytest.Monk
     for i in range(6):
         s = play_one(CONTENT, "identity", players, game_seed(11, i), i, "heuristic" if i % 2 else "random")
         assert s.error is None, s.error
+
+
+def test_a_skill_change_that_forgets_to_bump_is_caught_by_the_check() -> None:
+    g = started()
+    p = next(p for p in g.players if any(s.triggers for s in g.skillset.of(p)))
+    skill = next(s for s in g.skillset.of(p) if s.triggers)
+    g.skillset.verify(skill.triggers[0].timing)  # agrees while nothing changed
+    p.lost.append((skill.id, None))  # lost behind the engine's back: no Game.bump
+    with pytest.raises(GameError, match="cache check"):
+        g.skillset.verify(skill.triggers[0].timing)
+    g.bump()
+    g.skillset.verify(skill.triggers[0].timing)
