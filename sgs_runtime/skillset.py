@@ -67,6 +67,7 @@ class SkillSet:
         self._skills: dict[int, list["Skill"]] = {}
         self._triggers: dict[int, dict[str, list["Trigger"]]] = {}
         self._owners: dict[str, frozenset[int]] = {}
+        self._own_only: dict[str, frozenset[int]] = {}
         self._modifiers: dict[str, list[tuple["Player", "Modifier", bool]]] = {}
         self._immune: Optional[list["Player"]] = None
         self._prohibitions: dict[tuple[int, str], list["Prohibition"]] = {}
@@ -283,18 +284,36 @@ class SkillSet:
         if self.volatile:
             self._fresh()
         owners = self._owners
-        if not owners:  # forgotten: index every timing point in one pass
-            seats: dict[str, set[int]] = {}
-            for p in self.game.players:
-                for skill in self.of(p):
-                    for tr in skill.triggers:
-                        seats.setdefault(tr.timing, set()).add(p.seat)
-            owners = {t: frozenset(s) for t, s in seats.items()}
-            owners[""] = frozenset()  # (indexed, even when nobody waits anywhere)
-            if self._busy:  # asked while the sets are being built: a partial answer, not kept
-                return owners.get(timing, _NOBODY)
-            self._owners = owners
+        if not owners:
+            owners = self._index()
         return owners.get(timing, _NOBODY)
+
+    def own_only_at(self, timing: str) -> frozenset[int]:
+        """Seats whose every trigger at ``timing`` is for their own events (``who: me``): they need
+        looking at only when the event is theirs."""
+        if self.volatile:
+            self._fresh()
+        if not self._owners:
+            self._index()
+        return self._own_only.get(timing, _NOBODY)
+
+    def _index(self) -> dict[str, frozenset[int]]:
+        """Index every timing point in one pass: who waits there, and who only for their own events."""
+        seats: dict[str, set[int]] = {}
+        wide: dict[str, set[int]] = {}
+        for p in self.game.players:
+            for skill in self.of(p):
+                for tr in skill.triggers:
+                    seats.setdefault(tr.timing, set()).add(p.seat)
+                    if tr.who != "me":
+                        wide.setdefault(tr.timing, set()).add(p.seat)
+        owners = {t: frozenset(s) for t, s in seats.items()}
+        owners[""] = frozenset()  # (indexed, even when nobody waits anywhere)
+        own_only = {t: frozenset(s - wide.get(t, set())) for t, s in seats.items()}
+        if not self._busy:  # (asked while the sets are being built: a partial answer, not kept)
+            self._owners = owners
+            self._own_only = own_only
+        return owners
 
     def modifiers(self, quantity: str) -> list[tuple["Player", "Modifier", bool]]:
         """Every living player's modifiers of a quantity, in seat order."""
