@@ -15,7 +15,7 @@ timing), no further trigger fires at that point.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .events import TIMINGS, DyingEvent, Event, SignalEvent, UseEvent
 from .frame import Frame, StopEffect
@@ -81,11 +81,14 @@ def _skill_triggers(g: "Game", player: "Player", timing: str) -> list["Trigger"]
     return g.triggers_at(player, timing)
 
 
-def fire(g: "Game", timing: str, event: Event, extra: Optional[dict[int, list["Trigger"]]] = None) -> "Gen":
-    """Fire every trigger waiting at ``timing`` for ``event``.
+def fire(g: "Game", timing: str, event: Event,
+         extra: Optional[dict[int, list["Trigger"]]] = None) -> Union["Gen", tuple[()]]:
+    """Fire every trigger waiting at ``timing`` for ``event`` (``yield from fire(...)``).
 
     ``extra`` adds triggers for some seats at this one point: the skills of equipment
-    that has just left its owner, which still see their own leaving.
+    that has just left its owner, which still see their own leaving. When nobody waits
+    at the point (most timings, most of the time) there is nothing to run: an empty
+    tuple is returned instead of a generator.
     """
     owners = g.skillset.owners_at(timing)
     if g.check_caches:
@@ -93,7 +96,15 @@ def fire(g: "Game", timing: str, event: Event, extra: Optional[dict[int, list["T
     if extra:
         owners = owners | frozenset(extra)
     if not owners and timing not in g._trigger_index:
-        return  # nobody waits here (most timings, most of the time)
+        return _NOTHING
+    return _fire(g, timing, event, owners, extra)
+
+
+_NOTHING: tuple[()] = ()
+
+
+def _fire(g: "Game", timing: str, event: Event, owners: frozenset[int],
+          extra: Optional[dict[int, list["Trigger"]]]) -> "Gen":
     subject = subject_of(timing, event)
     t = TIMINGS.get(timing)
     before = t.before if t is not None else True
