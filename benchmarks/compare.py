@@ -2,13 +2,15 @@
 
     python benchmarks/compare.py --baseline 20bad30            # standard game, then the 军争 game
     python benchmarks/compare.py --baseline HEAD~3 --games 150 --rounds 5 --json
+    python benchmarks/compare.py --baseline 24e70ea --agents random,heuristic
 
 The machine is shared and noisy, so absolute figures drift; the ratio of two figures
 taken alternately, in fresh processes, round after round, does not. The baseline is
 checked out with ``git worktree`` into a temporary folder (and removed afterwards);
-each round plays the same seeded 5-player games with random agents in each tree, and
-the report gives every round and the median ratio. The 军争 figure (rules
-``maneuvering``, 160 cards) is measured in this tree only, in the same rounds.
+each round plays the same seeded 5-player games in each tree, once for each kind of
+agents given (``--agents``, random by default), and the report gives every round and
+the median ratio of each kind. The 军争 figure (rules ``maneuvering``, 160 cards) is
+measured in this tree only, with the first kind of agents, in the same rounds.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,24 +32,37 @@ PLAY = """
 import sys, time
 from sgs_dsl.loader import load_content
 from sgs_runtime.simulate import game_seed, play_one
-rules, games = sys.argv[1], int(sys.argv[2])
+rules, games, agents = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 content = load_content()
 if rules not in content.rulesets:
     print("nan"); raise SystemExit
-play_one(content, rules, 5, 1, 0, "random")  # warm up
+play_one(content, rules, 5, 1, 0, agents)  # warm up
 start = time.perf_counter()
 for i in range(games):
-    s = play_one(content, rules, 5, game_seed(101, i), i, "random")
+    s = play_one(content, rules, 5, game_seed(101, i), i, agents)
     assert s.error is None, s.error
 print(games / (time.perf_counter() - start))
 """
 
 
-def rate(tree: Path, rules: str, games: int) -> float:
+def rate(tree: Path, rules: str, games: int, agents: str = "random") -> float:
     env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, "-c", PLAY, rules, str(games)], cwd=tree, env=env,
+    out = subprocess.run([sys.executable, "-c", PLAY, rules, str(games), agents], cwd=tree, env=env,
                          capture_output=True, text=True, check=True)
     return float(out.stdout.strip())
+
+
+@contextmanager
+def baseline_tree(revision: str) -> Iterator[Path]:
+    """The tree of ``revision``, checked out with ``git worktree`` into a temporary folder, removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="sgs-baseline-") as tmp:
+        base = Path(tmp) / "tree"
+        subprocess.run(["git", "worktree", "add", "--detach", str(base), revision], cwd=ROOT, check=True,
+                       capture_output=True)
+        try:
+            yield base
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
 
 
 def main() -> None:
@@ -54,36 +70,43 @@ def main() -> None:
     ap.add_argument("--baseline", required=True, help="a git revision to compare with (e.g. 20bad30)")
     ap.add_argument("--games", type=int, default=150, help="games per measurement")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--agents", default="random",
+                    help="kinds of agents, separated by commas (random, heuristic): a ratio for each")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="sgs-baseline-") as tmp:
-        base = Path(tmp) / "tree"
-        subprocess.run(["git", "worktree", "add", "--detach", str(base), args.baseline], cwd=ROOT, check=True,
-                       capture_output=True)
-        try:
-            rounds: list[dict[str, Any]] = []
-            for r in range(args.rounds):
-                first, second = (base, ROOT) if r % 2 == 0 else (ROOT, base)  # alternate the order
-                got = {first: rate(first, "identity", args.games), second: rate(second, "identity", args.games)}
-                rounds.append({"baseline": got[base], "current": got[ROOT], "ratio": got[ROOT] / got[base],
-                               "maneuvering": rate(ROOT, "maneuvering", args.games)})
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
-    result = {
-        "baseline": args.baseline, "games": args.games, "rounds": rounds,
-        "median_ratio": statistics.median(r["ratio"] for r in rounds),
-        "median_standard": statistics.median(r["current"] for r in rounds),
+    kinds = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if not kinds or any(k not in ("random", "heuristic") for k in kinds):
+        ap.error(f"--agents takes random, heuristic or both, not '{args.agents}'")
+    rounds: list[dict[str, Any]] = []
+    with baseline_tree(args.baseline) as base:
+        for n in range(args.rounds):
+            first, second = (base, ROOT) if n % 2 == 0 else (ROOT, base)  # alternate the order
+            row: dict[str, Any] = {}
+            for kind in kinds:
+                got = {first: rate(first, "identity", args.games, kind),
+                       second: rate(second, "identity", args.games, kind)}
+                row[kind] = {"baseline": got[base], "current": got[ROOT], "ratio": got[ROOT] / got[base]}
+            row["maneuvering"] = rate(ROOT, "maneuvering", args.games, kinds[0])
+            rounds.append(row)
+    first_kind = kinds[0]
+    result: dict[str, Any] = {
+        "baseline": args.baseline, "games": args.games, "agents": kinds, "rounds": rounds,
+        "median_ratio": {k: statistics.median(r[k]["ratio"] for r in rounds) for k in kinds},
+        "median_standard": {k: statistics.median(r[k]["current"] for r in rounds) for k in kinds},
         "median_maneuvering": statistics.median(r["maneuvering"] for r in rounds),
     }
-    result["maneuvering_vs_standard"] = result["median_maneuvering"] / result["median_standard"]
+    result["maneuvering_vs_standard"] = result["median_maneuvering"] / result["median_standard"][first_kind]
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"{'round':>5} {'baseline g/s':>13} {'current g/s':>12} {'ratio':>6} {'军争 g/s':>9}")
+    head = "".join(f" {k + ' base':>15} {k + ' now':>14} {'ratio':>6}" for k in kinds)
+    print(f"{'round':>5}{head} {'军争 g/s':>9}")
     for i, r in enumerate(rounds, 1):
-        print(f"{i:>5} {r['baseline']:>13.1f} {r['current']:>12.1f} {r['ratio']:>6.2f} {r['maneuvering']:>9.1f}")
-    print(f"median ratio current/baseline (standard game): {result['median_ratio']:.2f}")
-    print(f"军争 game: {result['median_maneuvering']:.1f} games/s "
+        cells = "".join(f" {r[k]['baseline']:>15.1f} {r[k]['current']:>14.1f} {r[k]['ratio']:>6.2f}" for k in kinds)
+        print(f"{i:>5}{cells} {r['maneuvering']:>9.1f}")
+    for k in kinds:
+        print(f"median ratio current/baseline ({k} agents, standard game): {result['median_ratio'][k]:.2f}")
+    print(f"军争 game ({first_kind} agents): {result['median_maneuvering']:.1f} games/s "
           f"({result['maneuvering_vs_standard']:.2f}x the standard game)")
 
 

@@ -8,22 +8,25 @@ A content tree has ``cards/``, ``heroes/`` and ``rules/`` folders of YAML
 files. Every problem found is a :class:`Diagnostic` with ``file:line:col``;
 :func:`load_content` raises :class:`ContentError` with all of them, and
 :func:`check_content` returns them (for ``sgs validate``).
+
+The steps that depend on nothing but a file's bytes (reading its YAML, checking it
+against its schema, parsing its snippets) are kept between runs in the user's cache
+(:mod:`sgs_dsl.cache`; ``SGS_NO_CACHE=1`` turns it off): the Content and the
+diagnostics are the same with or without it. Compiling is never cached.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import os
+import pickle
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Optional
-
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from sgs_runtime import definitions as D
 from sgs_runtime.events import TIMINGS, SignalEvent
@@ -31,10 +34,15 @@ from sgs_runtime.model import SIGN_SUIT, SUITS, TEXT_RANK
 from sgs_runtime.vocabulary import SYMBOLS
 
 from . import ast as A
+from .cache import Cache, default_cache, engine_stamp
+from .cache import key as cache_key
 from .compiler import Compiler, Env, Scope, event_type_name
 from .errors import ContentError, Diagnostic, did_you_mean
 from .parser import Origin, SyntaxProblem, parse_block, parse_expression, walk
-from .yamlsafe import Document, PathKey, find_yaml_files, load_file
+from .yamlsafe import Document, PathKey, decode, find_yaml_files, load_text, read_bytes
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 SCHEMA_DIR = Path(__file__).with_name("schemas")
 KINDS = ("cards", "heroes", "rules")
@@ -49,6 +57,11 @@ def default_content_dir() -> Path:
 
 @lru_cache(maxsize=1)
 def _validators() -> dict[str, Draft202012Validator]:
+    # imported here: a run whose files are all known valid (the cache) never needs jsonschema
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     registry: Registry[Any] = Registry()
     schemas = {}
     for path in SCHEMA_DIR.glob("*.schema.json"):
@@ -168,11 +181,58 @@ class _RulesPart:
 #: words a view-as may name instead of card ids: every such kind of the game's deck
 VIEW_AS_GROUPS = ("basic", "trick")
 
+#: the cache's kind for one content file: its YAML document (known to pass its schema) and the
+#: syntax trees of its snippets, keyed by the file's bytes and :func:`_stamp`
+FILE_ENTRY = "content_file"
+
+#: a snippet inside a file: (parsed as a block, its text, and where it starts: line, col, block, segments)
+SnippetKey = tuple[bool, str, int, int, bool, tuple[tuple[int, int, int], ...]]
+
+
+def _stamp() -> str:
+    """What a cached file's entry depends on besides its bytes: the engine's parsing code and libraries."""
+    return engine_stamp("yaml", "lark", "jsonschema", "referencing")
+
+
+def _limits() -> str:
+    """The limits that loading and parsing enforce (read now: they can be changed while running)."""
+    from . import parser, yamlsafe
+
+    return f"{yamlsafe.MAX_BYTES} {yamlsafe.MAX_DEPTH} {yamlsafe.MAX_NODES} {parser.MAX_NESTING}"
+
+
+@dataclass
+class _Entry:
+    """What is known of one content file, as it goes to (or came from) the cache.
+
+    ``trees`` holds each snippet's syntax tree pickled as soon as it is parsed, so
+    that what is stored is the parser's result, whatever later steps do to the tree.
+    """
+
+    key: str
+    kind: str
+    doc: bytes
+    trees: dict[SnippetKey, bytes] = field(default_factory=dict)
+    dirty: bool = True  # something is not yet stored
+
+    def value(self) -> dict[str, Any]:
+        return {"key": self.key, "kind": self.kind, "doc": self.doc, "trees": self.trees}
+
+    @classmethod
+    def from_value(cls, k: str, value: Any) -> Optional["_Entry"]:
+        """An entry read back, or None if it is not one (the cache never trusts what it reads)."""
+        if not (isinstance(value, dict) and value.get("key") == k and value.get("kind") in KINDS
+                and isinstance(value.get("doc"), bytes) and isinstance(value.get("trees"), dict)):
+            return None
+        return cls(k, value["kind"], value["doc"], value["trees"], dirty=False)
+
 
 class Loader:
     """Builds :class:`~sgs_runtime.definitions.Content` from files."""
 
-    def __init__(self) -> None:
+    def __init__(self, cache: Optional[Cache] = None) -> None:
+        self.cache = cache
+        self._entries: dict[str, _Entry] = {}  # display name -> what the cache has (or will have) of the file
         self.files: list[_File] = []
         self.diags: list[Diagnostic] = []
         self.env = Env()
@@ -233,7 +293,11 @@ class Loader:
             return
         self._added = self._added | {display}
         try:
-            doc = load_file(path, display)
+            data = read_bytes(path, display)
+            entry_key = cache_key(_stamp(), _limits(), kind or "", data) if self.cache is not None else ""
+            if self._add_cached(entry_key, kind, display):
+                return
+            doc = load_text(decode(data, display), display)
         except ContentError as exc:
             self.diags.extend(exc.diagnostics)
             return
@@ -251,7 +315,35 @@ class Loader:
         self.diags.extend(errs)
         if errs:
             return
+        if self.cache is not None:
+            self._entries[display] = _Entry(entry_key, kind, pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
         self.files.append(_File(kind, doc))
+
+    def _add_cached(self, entry_key: str, kind: Optional[str], display: str) -> bool:
+        """Add the file from the cache, if it holds it (read, known to pass its schema); False otherwise."""
+        if self.cache is None:
+            return False
+        entry = _Entry.from_value(entry_key, self.cache.get(FILE_ENTRY, entry_key))
+        if entry is None or (kind is not None and entry.kind != kind):
+            return False
+        try:
+            doc = pickle.loads(entry.doc)
+        except Exception:
+            return False
+        if not isinstance(doc, Document):
+            return False
+        doc.path = display
+        self._entries[display] = entry
+        self.files.append(_File(entry.kind, doc))
+        return True
+
+    def save_cache(self) -> None:
+        """Store what was learnt of each file that is not in the cache yet (nothing when there is no cache)."""
+        if self.cache is None:
+            return
+        for entry in self._entries.values():
+            if entry.dirty and self.cache.put(FILE_ENTRY, entry.key, entry.value()):
+                entry.dirty = False
 
     # ------------------------------------------------------------ snippets
 
@@ -284,11 +376,19 @@ class Loader:
             self._asts[key] = None
             return None
         text, origin = got
-        try:
-            tree = parse_block(text, origin) if block else parse_expression(text, origin)
-        except SyntaxProblem as exc:
-            self.diags.append(exc.diagnostic)
-            tree = None
+        entry = self._entries.get(doc.path)
+        skey: SnippetKey = (block, text, origin.line, origin.col, origin.block, origin.segments)
+        tree = _unpickle(entry.trees.get(skey)) if entry is not None else None
+        if tree is None:
+            try:
+                tree = parse_block(text, origin) if block else parse_expression(text, origin)
+            except SyntaxProblem as exc:  # not cached: parsed (and reported) again each time
+                self.diags.append(exc.diagnostic)
+                tree = None
+            else:
+                if entry is not None:
+                    entry.trees[skey] = pickle.dumps(tree, protocol=pickle.HIGHEST_PROTOCOL)
+                    entry.dirty = True
         self._asts[key] = tree
         return tree
 
@@ -385,7 +485,7 @@ class Loader:
         for f in self.files:
             for path in _snippet_paths(f.kind, f.doc.data):
                 tree = self.parse(f.doc, path, block=True) if path[-1] in _BLOCK_KEYS else None
-                if tree:
+                if tree and "signal" in str(_get(f.doc.data, path)):  # only the word makes a Signal node
                     for node in walk(tree):
                         if isinstance(node, A.Signal):
                             env.signals.add(node.name)
@@ -1065,6 +1165,16 @@ def _snippet_paths(kind: str, data: Any) -> Iterable[PathKey]:
     return rec(data, ())
 
 
+def _unpickle(blob: Optional[bytes]) -> Any:
+    """A cached syntax tree, or None when there is none (or it cannot be read)."""
+    if blob is None:
+        return None
+    try:
+        return pickle.loads(blob)
+    except Exception:
+        return None
+
+
 def _guess_kind(data: Any) -> Optional[str]:
     if not isinstance(data, dict):
         return None
@@ -1095,8 +1205,27 @@ def _display(path: Path, root: Optional[Path] = None) -> str:
 
 
 def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), display_root: Optional[Path] = None,
-          include_builtin: bool = True) -> tuple[D.Content, list[Diagnostic]]:
-    loader = Loader()
+          include_builtin: bool = True, cache: Cache | bool | None = None) -> tuple[D.Content, list[Diagnostic]]:
+    """Load and compile content: the Content and every problem found.
+
+    ``cache``: False for none, a :class:`~sgs_dsl.cache.Cache`, or by default (None or
+    True) the user's (:mod:`sgs_dsl.cache`), unless ``SGS_NO_CACHE`` is set. The
+    Content and the diagnostics are the same with or without it.
+    """
+    # building makes tens of thousands of objects that all live on: the cyclic collector, run
+    # again and again meanwhile, would only walk them (a third of the time), so it waits until the end
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(Loader(cache if isinstance(cache, Cache) else default_cache() if cache is not False else None),
+                      content_dir, extra, display_root, include_builtin)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _build(loader: Loader, content_dir: Optional[Path], extra: Iterable[Path], display_root: Optional[Path],
+           include_builtin: bool) -> tuple[D.Content, list[Diagnostic]]:
     root = Path(content_dir) if content_dir is not None else (default_content_dir() if include_builtin else None)
     if root is not None:
         if not root.is_dir():
@@ -1108,6 +1237,7 @@ def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), displa
         loader.add_path(Path(p))
     content = loader.run() if not any(d.code in ("E100",) and d.line == 1 and "does not exist" in d.message
                                       for d in loader.diags) else D.Content()
+    loader.save_cache()
     return content, loader.diags
 
 

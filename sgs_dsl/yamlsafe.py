@@ -35,14 +35,26 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
-
-import yaml
-from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from typing import TYPE_CHECKING, Any
 
 from .errors import ContentError, Diagnostic
+
+if TYPE_CHECKING:
+    import yaml
+    from yaml.nodes import Node, ScalarNode
+
+# PyYAML is imported when a text is first loaded (not with this module): content read
+# from the cache (sgs_dsl.cache) is never parsed again, and never needs it.
+
+
+def __getattr__(name: str) -> Any:
+    if name == "yaml":
+        import yaml
+
+        return yaml
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 MAX_BYTES = 2_000_000
 MAX_DEPTH = 64
@@ -52,7 +64,7 @@ MAX_NODES = 100_000  # values (scalars, lists, mappings) in one file; the larges
 SUFFIXES = (".yaml", ".yml")
 
 # what YAML allows in a stream (YAML 1.2, 5.1): everything else is refused with its position
-_NOT_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+_NOT_PRINTABLE = "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]"  # compiled on first use
 _BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _CONTROL_NAMES = {0x00: "NUL", 0x07: "BEL", 0x08: "backspace", 0x0B: "vertical tab", 0x0C: "form feed",
                   0x1B: "escape", 0x7F: "DEL"}
@@ -107,18 +119,25 @@ class Document:
         return Diagnostic(self.path, line, col, code, message, severity)
 
 
-class _Loader(yaml.SafeLoader):
-    """A composer that refuses aliases and anchors."""
+@lru_cache(maxsize=1)
+def _loader_class() -> type[yaml.SafeLoader]:
+    import yaml
+    from yaml.events import AliasEvent
 
-    def compose_node(self, parent: Node | None, index: object) -> Node | None:  # type: ignore[override]
-        if self.check_event(AliasEvent):
+    class _Loader(yaml.SafeLoader):
+        """A composer that refuses aliases and anchors."""
+
+        def compose_node(self, parent: Node | None, index: object) -> Node | None:  # type: ignore[override]
+            if self.check_event(AliasEvent):
+                event = self.peek_event()
+                raise _Refused(event.start_mark, "E102", "aliases (*name) are not allowed in content files")
             event = self.peek_event()
-            raise _Refused(event.start_mark, "E102", "aliases (*name) are not allowed in content files")
-        event = self.peek_event()
-        anchor = getattr(event, "anchor", None)
-        if anchor is not None:
-            raise _Refused(event.start_mark, "E102", f"anchors (&{anchor}) are not allowed in content files")
-        return super().compose_node(parent, index)  # type: ignore[no-any-return, arg-type]
+            anchor = getattr(event, "anchor", None)
+            if anchor is not None:
+                raise _Refused(event.start_mark, "E102", f"anchors (&{anchor}) are not allowed in content files")
+            return super().compose_node(parent, index)  # type: ignore[no-any-return, arg-type]
+
+    return _Loader
 
 
 class _Refused(Exception):
@@ -295,9 +314,15 @@ def load_file(path: Path | str, display: str | None = None) -> Document:
     return load_text(read_file(path, name), name)
 
 
+@lru_cache(maxsize=1)
+def _not_printable() -> re.Pattern[str]:
+    return re.compile(_NOT_PRINTABLE)  # a few milliseconds: not paid by a run that reads no YAML
+
+
 def _bad_characters(text: str, path: str) -> ContentError | None:
     """E106 at the first character YAML does not allow (NUL, other control characters, lone surrogates)."""
-    m = _NOT_PRINTABLE.search(text)
+    not_printable = _not_printable()
+    m = not_printable.search(text)
     if m is None:
         return None
     i = m.start()
@@ -307,7 +332,7 @@ def _bad_characters(text: str, path: str) -> ContentError | None:
     if code in _CONTROL_NAMES:
         what += f" ({_CONTROL_NAMES[code]})"
     kind = "a surrogate" if 0xD800 <= code <= 0xDFFF else "a control character"
-    more = len(_NOT_PRINTABLE.findall(text, i + 1))
+    more = len(not_printable.findall(text, i + 1))
     tail = f" ({more} more such character(s) in the file)" if more else ""
     return _refuse(path, "E106", f"{kind} {what} is not allowed in a content file{tail}", line, col)
 
@@ -321,9 +346,11 @@ def load_text(text: str, path: str) -> Document:
     bad = _bad_characters(text, path)
     if bad is not None:
         raise bad
-    loader: _Loader | None = None
+    import yaml
+
+    loader: yaml.SafeLoader | None = None
     try:
-        loader = _Loader(text)
+        loader = _loader_class()(text)
         node = _compose(text, loader)
     except _Refused as exc:
         raise ContentError([Diagnostic(path, exc.mark.line + 1, exc.mark.column + 1, exc.code, exc.message)]) from None
@@ -358,8 +385,11 @@ def load_text(text: str, path: str) -> Document:
     return doc
 
 
-def _compose(text: str, loader: _Loader) -> Any:
+def _compose(text: str, loader: yaml.SafeLoader) -> Any:
     """Compose the node tree, with libyaml when it is there (ten times faster)."""
+    import yaml
+    from yaml.events import AliasEvent, MappingStartEvent, ScalarEvent, SequenceStartEvent
+
     fast = getattr(yaml, "CSafeLoader", None)
     if fast is None or not getattr(yaml, "__with_libyaml__", False):
         return loader.get_single_node()  # the builder counts the values
@@ -383,6 +413,9 @@ class _Builder:
         self.lines = lines
         self.diagnostics: list[Diagnostic] = []
         self.values = 0
+        from yaml.nodes import MappingNode, ScalarNode, SequenceNode
+
+        self._mapping, self._sequence, self._scalar = MappingNode, SequenceNode, ScalarNode
 
     def pos(self, node: Node) -> tuple[int, int]:
         return node.start_mark.line + 1, node.start_mark.column + 1
@@ -396,10 +429,10 @@ class _Builder:
         if self.values > MAX_NODES:
             raise _Refused(node.start_mark, "E103", f"the file holds more than {MAX_NODES} values")
         self.doc.positions[path] = self.pos(node)
-        if isinstance(node, MappingNode):
+        if isinstance(node, self._mapping):
             out: dict[str, Any] = {}
             for knode, vnode in node.value:
-                if not isinstance(knode, ScalarNode):
+                if not isinstance(knode, self._scalar):
                     line, col = self.pos(knode)
                     self.diagnostics.append(Diagnostic(self.doc.path, line, col, "E100", "mapping keys must be plain text"))
                     continue
@@ -414,9 +447,9 @@ class _Builder:
                 self.doc.key_positions[path + (key,)] = self.pos(knode)
                 out[key] = self.build(vnode, path + (key,), depth + 1)
             return out
-        if isinstance(node, SequenceNode):
+        if isinstance(node, self._sequence):
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
-        assert isinstance(node, ScalarNode)
+        assert isinstance(node, self._scalar)
         return self.scalar(node, path)
 
     def scalar(self, node: ScalarNode, path: PathKey) -> Any:

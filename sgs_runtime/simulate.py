@@ -15,7 +15,6 @@ import random
 import time
 import traceback
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
@@ -231,6 +230,8 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
             if progress:
                 progress(len(b))
     else:
+        from concurrent.futures import ProcessPoolExecutor  # (only worker runs need the process machinery)
+
         with ProcessPoolExecutor(max_workers=workers) as ex:
             for got in ex.map(_batch, args):
                 summaries.extend(got)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+
+# the content cache of the test session is its own: tests never read or write the user's cache
+os.environ["SGS_CACHE_DIR"] = tempfile.mkdtemp(prefix="sgs-test-cache-")
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"

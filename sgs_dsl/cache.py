@@ -1,0 +1,225 @@
+"""A cache, kept between runs, of content loading's pure and expensive steps.
+
+Loading content reads YAML, checks every file against its JSON schema and parses
+every effect snippet with Lark. Each of these depends on nothing but the file's
+bytes and the engine's own code, so their results are kept in a user cache folder
+and reused while neither changes:
+
+* ``$SGS_CACHE_DIR`` when set, else ``$XDG_CACHE_HOME/sgs-engine``, else
+  ``~/.cache/sgs-engine``;
+* ``SGS_NO_CACHE=1`` (or any value but ``0`` and the empty text) turns it off:
+  nothing is read or written.
+
+The cache is a set of entries, each found by a *kind* (a short word naming what it
+holds, a folder of its own) and a *key* (a hash of everything the value depends on,
+:func:`key`). Entries are written atomically (a temporary file, then
+``os.replace``), so a reader never sees half an entry. Every entry carries a
+checksum of its bytes: one that is unreadable, truncated, altered, or written by
+another version of the format is a miss (and is written again by the next run
+that computes the value), never an error. Deleting the folder is always safe.
+
+The values are pickled: only entries in the user's own cache folder, in files the
+user owns, are read (the same trust as Python's own ``__pycache__``).
+
+The loader keeps one kind, ``content_file`` (sgs_dsl.loader). Another kind is added
+by choosing its word and what its key hashes: for instance code compiled from a
+snippet, under ``key(engine_stamp(), <the compiler's own version>, snippet_text)``,
+stored as ``marshal.dumps(code)`` bytes.
+
+>>> import tempfile
+>>> c = Cache(Path(tempfile.mkdtemp()))
+>>> c.put("demo", key("a", b"b"), {"x": 1})
+True
+>>> c.get("demo", key("a", b"b"))
+{'x': 1}
+>>> c.get("demo", key("another")) is None
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Optional
+
+#: the first bytes of an entry: the format, then a checksum of what follows
+MAGIC = b"SGSC1\n"
+_DIGEST = 16  # bytes of blake2b
+#: entries of one kind kept at most; past this the oldest are removed when one is written
+MAX_ENTRIES = 1000
+
+__all__ = ["Cache", "MAX_ENTRIES", "cache_dir", "default_cache", "disabled", "engine_stamp", "key"]
+
+
+def disabled() -> bool:
+    """``SGS_NO_CACHE`` is set (to anything but ``0`` or nothing)."""
+    return os.environ.get("SGS_NO_CACHE", "").strip() not in ("", "0")
+
+
+def cache_dir() -> Path:
+    """Where the cache lives (whether or not it exists yet)."""
+    given = os.environ.get("SGS_CACHE_DIR")
+    if given:
+        return Path(given)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return Path(xdg) / "sgs-engine"
+    return Path.home() / ".cache" / "sgs-engine"
+
+
+def key(*parts: str | bytes) -> str:
+    """A hash of ``parts`` (texts and bytes, each length-prefixed so that no two lists collide)."""
+    h = hashlib.sha256()
+    for p in parts:
+        b = p.encode("utf-8", "surrogatepass") if isinstance(p, str) else p
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()
+
+
+class Cache:
+    """Entries by (kind, key) in one folder: :meth:`get` and :meth:`put`, never raising."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self.hits = 0
+        self.misses = 0
+        self.writes = 0
+
+    def _path(self, kind: str, k: str) -> Path:
+        if not kind.isidentifier() or not k.isalnum():
+            raise ValueError(f"a cache kind is a word and a key is hexadecimal, not {kind!r}, {k!r}")
+        return self.root / kind / f"{k}.pickle"
+
+    def get(self, kind: str, k: str) -> Optional[Any]:
+        """The value stored under (kind, key), or None when there is none that can be trusted."""
+        value = self._read(self._path(kind, k))
+        if value is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return value
+
+    def _read(self, path: Path) -> Optional[Any]:
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)
+            if hasattr(os, "getuid") and st.st_uid != os.getuid():
+                return None  # someone else's file: not unpickled
+            data = b""
+            while True:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    break
+                data += chunk
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        head = len(MAGIC) + _DIGEST
+        if len(data) <= head or not data.startswith(MAGIC):
+            return None
+        body = data[head:]
+        if hashlib.blake2b(body, digest_size=_DIGEST).digest() != data[len(MAGIC):head]:
+            return None
+        try:
+            return pickle.loads(body)
+        except Exception:  # a class that has moved or gone: a miss like any other
+            return None
+
+    def put(self, kind: str, k: str, value: Any) -> bool:
+        """Store ``value`` (never None); False when it could not be written (the cache is best effort)."""
+        path = self._path(kind, k)
+        try:
+            body = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            return False
+        data = MAGIC + hashlib.blake2b(body, digest_size=_DIGEST).digest() + body
+        tmp = None
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".pickle", dir=path.parent)
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+            tmp = None
+        except OSError:
+            return False
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+        self.writes += 1
+        self._prune(path.parent)
+        return True
+
+    def _prune(self, folder: Path) -> None:
+        """Keep at most :data:`MAX_ENTRIES` entries in a kind's folder: the least recently written go."""
+        try:
+            with os.scandir(folder) as it:
+                entries = [e for e in it if e.name.endswith(".pickle")]
+            if len(entries) <= MAX_ENTRIES:
+                return
+            entries.sort(key=lambda e: e.stat().st_mtime_ns)
+            for e in entries[:len(entries) - MAX_ENTRIES]:
+                os.unlink(e.path)
+        except OSError:
+            pass
+
+
+def default_cache() -> Optional[Cache]:
+    """The user's cache (:func:`cache_dir`), or None when ``SGS_NO_CACHE`` turns it off."""
+    if disabled():
+        return None
+    return Cache(cache_dir())
+
+
+def _module_file(name: str) -> Optional[str]:
+    """The file of a module, found without importing it."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    return spec.origin if spec is not None else None
+
+
+@lru_cache(maxsize=None)
+def engine_stamp(*libraries: str) -> str:
+    """A hash of the engine's code that shapes what is cached, and of the versions of ``libraries``.
+
+    The grammar, the parser, the syntax tree's classes, the YAML reader, the
+    loader (which checks files against their schemas) and the schemas are read in
+    full (they are small); a change of the compiler does not count, since nothing it
+    makes is cached. A library is identified by where its top module lies and that
+    file's size and time of change, so that nothing is imported to tell its version.
+    """
+    here = Path(__file__).parent
+    parts: list[str | bytes] = [MAGIC, sys.version]
+    mine = [here / n for n in ("grammar.lark", "parser.py", "lark_parser.py", "ast.py", "yamlsafe.py", "loader.py",
+                               "cache.py")]
+    mine += sorted((here / "schemas").glob("*.json"))
+    for p in mine:
+        try:
+            parts += [p.name, p.read_bytes()]
+        except OSError:
+            parts += [p.name, b"?"]
+    for lib in libraries:
+        origin = _module_file(lib)
+        try:
+            st = os.stat(origin) if origin else None
+        except OSError:
+            st = None
+        parts += [lib, f"{origin}:{st.st_size}:{st.st_mtime_ns}" if st else "?"]
+    return key(*parts)
