@@ -60,6 +60,7 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(seed)
         self.seen = 0
         self.suspicion: dict[int, float] = {}  # seat -> how rebel-like (> 0) or loyal-like (< 0)
+        self._hostile: dict[int, float] = {}  # this decision's hostilities (nothing changes while deciding)
         self.view: Optional["SeatView"] = None
         self.me: Optional[Player] = None
 
@@ -111,7 +112,13 @@ class HeuristicAgent(Agent):
         self.seen = len(game.public)
 
     def hostility(self, p: Player) -> float:
-        """How much this bot wants to harm ``p`` (< 0: wants to help)."""
+        """How much this bot wants to harm ``p`` (< 0: wants to help); worked out once per decision."""
+        got = self._hostile.get(p.seat)
+        if got is None:
+            got = self._hostile[p.seat] = self._hostility(p)
+        return got
+
+    def _hostility(self, p: Player) -> float:
         me = self.me
         assert me is not None and self.view is not None
         if p is me:
@@ -172,6 +179,7 @@ class HeuristicAgent(Agent):
 
     def decide(self, request: Request, game: "Game | SeatView") -> Any:
         self.me = request.player
+        self._hostile = {}
         self.observe(as_view(game, request.player.seat))
         try:
             if isinstance(request, PlayRequest):
