@@ -12,13 +12,25 @@ content's file, line and column.
 
 Constants and helpers reach the generated code through the module's globals
 (:meth:`Unit.const`), never by name lookups in the content.
+
+Compiling costs time at load; most snippets are never run in a given process,
+so a unit is compiled when its function is first called (:data:`LAZY`,
+:func:`compile_pending`). The code objects can be kept between runs: set
+:data:`code_cache` to a mapping, and every unit compiled looks its code up
+there under :meth:`Unit.key` (a hash of its file, source and positions) and
+stores it (``marshal`` bytes) when it had to compile it.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import marshal
+import weakref
+from collections.abc import MutableMapping
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from types import CodeType, FunctionType
+from typing import Any, Callable, NamedTuple, Optional
 
 Pos = tuple[int, int]
 Span = tuple[int, int, Pos]
@@ -31,42 +43,53 @@ _LITERAL_TYPES = (bool, int, str, type(None))
 _LOCATED = (ast.stmt, ast.expr, ast.arg, ast.keyword, ast.excepthandler, ast.alias)
 
 
-@dataclass(frozen=True)
-class Code:
-    """Python expression source.
+class Code(NamedTuple):
+    """Python expression source, and the codes it is made of (at their offsets in ``src``).
 
+    ``pos``: the YAML position of this piece (the innermost piece with a position names a place);
     ``simple``: reading it twice is cheap and has no effect (a name, a constant);
-    ``boolean``: its value is always ``True`` or ``False``.
+    ``boolean``: its value is always ``True`` or ``False``; ``notnone``: its value is never ``None``.
     """
 
     src: str
-    spans: tuple[Span, ...] = ()
+    parts: tuple[tuple[int, "Code"], ...] = ()
+    pos: Optional[Pos] = None
     simple: bool = False
     boolean: bool = False
+    notnone: bool = False
+
+    def spans(self, base: int = 0) -> list[Span]:
+        """The (start, end, position) of every piece with a position, outer pieces first."""
+        out: list[Span] = []
+        todo = [(base, self)]
+        while todo:
+            at, c = todo.pop()
+            if c.pos is not None:
+                out.append((at, at + len(c.src), c.pos))
+            todo.extend((at + off, child) for off, child in reversed(c.parts))
+        return out
 
 
-def code(fmt: str, *parts: Code, pos: Optional[Pos] = None, simple: bool = False, boolean: bool = False) -> Code:
-    """``fmt`` with each ``{}`` replaced by the source of the next part; the parts' spans follow them.
+def code(fmt: str, *parts: Code, pos: Optional[Pos] = None, simple: bool = False, boolean: bool = False,
+         notnone: bool = False) -> Code:
+    """``fmt`` with each ``{}`` replaced by the source of the next part.
 
-    ``pos`` gives the whole result a span of its own (the innermost span of a place wins)."""
+    ``pos`` gives the whole result a position of its own."""
+    if fmt == "{}" and parts[0].pos is None:
+        p = parts[0]
+        return Code(p.src, p.parts, pos, simple, boolean, notnone or boolean)
     pieces = fmt.split("{}")
     if len(pieces) != len(parts) + 1:  # pragma: no cover - a mistake in the compiler
         raise ValueError(f"{fmt!r} takes {len(pieces) - 1} parts, not {len(parts)}")
-    out: list[str] = []
-    spans: list[Span] = []
-    n = 0
-    for i, piece in enumerate(pieces):
+    out: list[str] = [pieces[0]]
+    offsets: list[tuple[int, Code]] = []
+    n = len(pieces[0])
+    for p, piece in zip(parts, pieces[1:]):
+        offsets.append((n, p))
+        out.append(p.src)
         out.append(piece)
-        n += len(piece)
-        if i < len(parts):
-            p = parts[i]
-            spans.extend((s + n, e + n, ps) for s, e, ps in p.spans)
-            out.append(p.src)
-            n += len(p.src)
-    src = "".join(out)
-    if pos is not None:
-        spans.append((0, len(src), pos))
-    return Code(src, tuple(spans), simple, boolean)
+        n += len(p.src) + len(piece)
+    return Code("".join(out), tuple(offsets), pos, simple, boolean, notnone or boolean)
 
 
 def join(items: list[Code], sep: str = ", ") -> Code:
@@ -116,7 +139,7 @@ class Unit:
     def const(self, value: Any) -> Code:
         """``value`` in the generated source: a literal, or a global of the unit."""
         if isinstance(value, _LITERAL_TYPES):
-            return Code(ascii(value), simple=True, boolean=isinstance(value, bool))
+            return Code(ascii(value), simple=True, boolean=isinstance(value, bool), notnone=value is not None)
         name = self._by_id.get(id(value))
         if name is None:
             name = f"_k{len(self._by_id)}"
@@ -144,37 +167,106 @@ class Unit:
             for ln in lines:
                 pad = " " * (4 * ln.indent)
                 text.append(pad + ln.code.src)
-                spans.append([(s + len(pad), e + len(pad), p) for s, e, p in ln.code.spans])
+                spans.append(ln.code.spans(len(pad)))
         return "\n".join(text) + "\n", spans
 
     def module(self) -> ast.Module:
         """The module as a Python syntax tree whose nodes carry the YAML positions."""
         src, spans = self.source()
         tree = ast.parse(src, self.file)
-        for node in ast.walk(tree):
-            if not isinstance(node, _LOCATED):
-                continue
-            line, col = node.lineno, node.col_offset
-            best: Optional[Span] = None
-            for span in spans[line - 1]:
-                if span[0] <= col < span[1] or span[0] == col == span[1]:
-                    if best is None or span[1] - span[0] < best[1] - best[0]:
-                        best = span
-            if best is None:  # pragma: no cover - every line has a span of its statement
-                continue
-            yline, ycol = best[2]
-            node.lineno = node.end_lineno = max(yline, 1)
-            node.col_offset = max(ycol - 1, 0)
-            node.end_col_offset = node.col_offset + 1
+        lines = src.split("\n")
+        painted: list[list[Optional[Pos]]] = []
+        for text, on_line in zip(lines, spans):
+            at: list[Optional[Pos]] = [None] * (len(text) + 1)
+            # longer pieces first: the innermost piece of a place is painted last
+            for start, end, pos in sorted(on_line, key=lambda sp: sp[0] - sp[1]):
+                at[start:max(end, start + 1)] = [pos] * (max(end, start + 1) - start)
+            painted.append(at)
+        stack: list[ast.AST] = [tree]
+        while stack:
+            node = stack.pop()
+            for name in node._fields:
+                value = getattr(node, name)
+                if isinstance(value, list):
+                    stack.extend(x for x in value if isinstance(x, ast.AST))
+                elif isinstance(value, ast.AST):
+                    stack.append(value)
+            if isinstance(node, _LOCATED):
+                spot = painted[node.lineno - 1][node.col_offset]
+                if spot is None:  # pragma: no cover - every line has the position of its statement
+                    continue
+                node.lineno = node.end_lineno = max(spot[0], 1)
+                node.col_offset = max(spot[1] - 1, 0)
+                node.end_col_offset = node.col_offset + 1
         return tree
 
-    def compile(self) -> Any:
-        """The code object of the whole unit (marshal-able: see :func:`load`)."""
-        return compile(self.module(), self.file, "exec", dont_inherit=True)
+    def key(self) -> str:
+        """What identifies the unit's compiled code: its file, source and positions (a key of :data:`code_cache`)."""
+        src, spans = self.source()
+        return hashlib.sha256("\0".join((self.file, src, repr(spans))).encode()).hexdigest()
 
-    def load(self, name: str, code_object: Any = None) -> Callable[..., Any]:
-        """Run the unit's module (compiling it unless ``code_object`` is given) and return function ``name``."""
+    def compile(self) -> CodeType:
+        """The code object of the whole unit (from :data:`code_cache` when it has it)."""
+        cache = code_cache
+        key = self.key() if cache is not None else ""
+        if cache is not None:
+            data = cache.get(key)
+            if data is not None:
+                got = marshal.loads(data)
+                if isinstance(got, CodeType):
+                    return got
+        compiled = compile(self.module(), self.file, "exec", dont_inherit=True)
+        if cache is not None:
+            cache[key] = marshal.dumps(compiled)
+        return compiled
+
+    def load(self, name: str, code_object: Optional[CodeType] = None) -> Callable[..., Any]:
+        """Function ``name`` of the unit.
+
+        With ``code_object`` (a :meth:`compile` result, perhaps from a cache), or when :data:`LAZY` is off,
+        the module runs now. Otherwise the function compiles the unit when it is first called: until
+        then it is a stand-in that does so and takes over the real function's code."""
         namespace = dict(self.globals)
-        exec(code_object if code_object is not None else self.compile(), namespace)  # noqa: S102
-        fn: Callable[..., Any] = namespace[name]
-        return fn
+        if code_object is not None or not LAZY:
+            exec(code_object if code_object is not None else self.compile(), namespace)  # noqa: S102
+            fn: Callable[..., Any] = namespace[name]
+            return fn
+        stub = FunctionType(_STAND_IN, namespace, name)
+
+        def first() -> Callable[..., Any]:
+            if namespace.get(_FIRST) is first:
+                exec(self.compile(), namespace)  # noqa: S102
+                stub.__code__ = namespace[name].__code__
+                del namespace[_FIRST]
+                _PENDING.discard(stub)
+            real: Callable[..., Any] = namespace[name]
+            return real
+
+        namespace[_FIRST] = first
+        _PENDING.add(stub)
+        return stub
+
+
+#: compiled code kept between runs, if someone provides a place: :meth:`Unit.key` -> ``marshal`` bytes
+#: of the unit's code object (any mutable mapping: a dict, a ``shelve``, a folder-backed store ...)
+code_cache: Optional[MutableMapping[str, bytes]] = None
+
+#: compile a unit when its function is first called (most snippets of a content are never run in a process)
+LAZY = True
+
+_FIRST = "__first_call__"
+#: the code of a function that has not been compiled yet: compile the unit, then run the real function
+_STAND_IN: CodeType = next(c for c in compile(
+    f"def stand_in(*args):\n    return {_FIRST}()(*args)\n", "<sgs_dsl.codegen>", "exec").co_consts
+    if isinstance(c, CodeType))
+_PENDING: "weakref.WeakSet[FunctionType]" = weakref.WeakSet()
+
+
+def compile_pending() -> int:
+    """Compile every loaded function that has not run yet (to find a problem now, or before forking); how many."""
+    stubs = list(_PENDING)
+    for stub in stubs:
+        first = stub.__globals__.get(_FIRST)
+        if first is not None:
+            first()
+    return len(stubs)

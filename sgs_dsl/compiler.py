@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Optional
 from sgs_runtime import ops
 from sgs_runtime.events import TIMINGS, Event, SignalEvent
 from sgs_runtime.frame import BreakLoop, Frame, StopEffect
-from sgs_runtime.model import card_is, parse_card_text
+from sgs_runtime.model import Card, Player, VirtualCard, card_is, parse_card_text
 from sgs_runtime.quantities import INF, quantity
 from sgs_runtime.respond import RESCUE
 from sgs_runtime.vocabulary import (
@@ -276,7 +276,7 @@ class Compiler:
     def expr(self, node: A.Expr, scope: Optional[Scope]) -> tuple[Code, str]:
         method = getattr(self, "_e_" + type(node).__name__)
         c, t = method(node, scope or Scope({}))
-        return code("{}", c, pos=node.pos, simple=c.simple, boolean=c.boolean), t
+        return code("{}", c, pos=node.pos, simple=c.simple, boolean=c.boolean, notnone=c.notnone), t
 
     def expect(self, node: A.Expr, scope: Scope, want: str, what: str) -> Code:
         fn, t = self.expr(node, scope)
@@ -406,7 +406,7 @@ class Compiler:
             fn, t = self.expr(args[0], scope) if args else (self.k(()), "list")
             if name != "distinct":
                 self.error(node.pos, "E305", f"'{name}' needs a key: {name}(x from list, key)")
-            return code("{}({} or [])", self.k(_distinct), fn), t
+            return code("{}({} or [])", self.k(_distinct), fn, notnone=True), t
         if args and isinstance(args[0], A.Comprehension):
             if name not in COMPREHENSIONS:
                 self.error(node.pos, "E305", f"'{name}' does not take 'x from list where ...'"
@@ -534,7 +534,7 @@ class Compiler:
         select = items if cond is None else code(f"[{x} for {x} in {{}} if {{}}]", items, cond)
 
         if func == "count":
-            return code("len({})", select), "num"
+            return code("len({})", select, notnone=True), "num"
         if func == "any":
             return code("bool({})", select, boolean=True), "bool"
         if func == "all":
@@ -566,7 +566,7 @@ class Compiler:
                     list_type(kt) if kt not in ("any",) else "list")
         if func in ("max", "min"):
             return code(f"{{}}({{}}, [{{}} for {x} in {{}}])", self.k(_best), self.k(max if func == "max" else min),
-                        keyfn, select), "num"
+                        keyfn, select, notnone=True), "num"
         return (code(f"{{}}({{}}, [({x}, {{}}) for {x} in {{}}])", self.k(_extreme),
                      self.k(max if func == "most" else min), keyfn, select),
                 t if t in ("players", "cards") else list_type(elem))
@@ -578,12 +578,12 @@ class Compiler:
         left = self.expect(node.left, scope, "num", "a number")
         right = self.expect(node.right, scope, "num", "a number")
         if node.op == "/":
-            return code("{}({} or 0, {} or 0)", self.k(_divide), left, right), "num"
-        return code(f"(({{}} or 0) {node.op} ({{}} or 0))", left, right), "num"
+            return code("{}({} or 0, {} or 0)", self.k(_divide), left, right, notnone=True), "num"
+        return code(f"(({{}} or 0) {node.op} ({{}} or 0))", left, right, notnone=True), "num"
 
     def _e_Neg(self, node: A.Neg, scope: Scope) -> tuple[Code, str]:
         fn = self.expect(node.operand, scope, "num", "a number")
-        return code("(-({} or 0))", fn), "num"
+        return code("(-({} or 0))", fn, notnone=True), "num"
 
     def _e_Not(self, node: A.Not, scope: Scope) -> tuple[Code, str]:
         fn, _ = self.expr(node.operand, scope)
@@ -608,9 +608,10 @@ class Compiler:
             right, rt = self.expr(node.right, scope) if not isinstance(node.right, A.ListExpr) else self._sym_list(
                 node.right, node.left, scope)
             left, lt = self._side(node.left, node.right, rt, scope)
+            has = _contains if _may_be_card_text(node.left, lt) else _has
             if op == "in":
-                return code("{}({}, {})", self.k(_contains), right, left, boolean=True), "bool"
-            return code("(not {}({}, {}))", self.k(_contains), right, left, boolean=True), "bool"
+                return code("{}({}, {})", self.k(has), right, left, boolean=True), "bool"
+            return code("(not {}({}, {}))", self.k(has), right, left, boolean=True), "bool"
         # a bare name (heart, slash ...) is read as a name of the kind the other side has
         left_bare, right_bare = _is_bare(node.left, scope), _is_bare(node.right, scope)
         if left_bare and not right_bare:
@@ -629,20 +630,28 @@ class Compiler:
                 if not _compatible(t, "num"):
                     self.error(side.pos, "E301", f"expected a number, but this is {_describe(t)}")
             return self._order(op, left, right), "bool"
-        if _may_be_card_text(node.left, lt) or _may_be_card_text(node.right, rt):
+        if ((_may_be_card_text(node.left, lt) and _may_be_card(rt))
+                or (_may_be_card_text(node.right, rt) and _may_be_card(lt))):
             return code("{}({}, {})" if op == "==" else "(not {}({}, {}))", self.k(_equal), left, right,
                         boolean=True), "bool"
         return code(f"({{}} {op} {{}})", left, right, boolean=True), "bool"
 
     def _order(self, op: str, left: Code, right: Code) -> Code:
         """``left OP right``; false when either is none (both are evaluated, left first)."""
+        if left.notnone and right.notnone:
+            return code(f"({{}} {op} {{}})", left, right, boolean=True)
+        if right.simple or (left.notnone and left.simple):
+            # only one side can be none, or the side read after the test has no effect: test as it is read
+            def short(first: list[Code], again: list[Code]) -> Code:
+                checks = [code("({} is not None)", c) for c, v in zip(first, (left, right)) if not v.notnone]
+                return code(f"({{}} and {{}} {op} {{}})", join(checks, " and "),
+                            again[0] if not left.notnone else first[0], again[1] if not right.notnone else first[1],
+                            boolean=True)
+            return self.once([left, right], short)
+
         def make(first: list[Code], again: list[Code]) -> Code:
-            checks = [code("({} is not None)", c) for c, v in zip(first, (left, right)) if not _is_number(v)]
-            cmp = code(f"{{}} {op} {{}}", first[0] if _is_number(left) else again[0],
-                       first[1] if _is_number(right) else again[1])
-            if not checks:
-                return code("({})", cmp, boolean=True)
-            return code("({} and {})", join(checks, " & "), cmp, boolean=True)
+            checks = [code("({} is not None)", c) for c in first]
+            return code(f"({{}} and {{}} {op} {{}})", join(checks, " & "), again[0], again[1], boolean=True)
         return self.once([left, right], make)
 
     def _is(self, node: A.Compare, scope: Scope) -> tuple[Code, str]:
@@ -972,6 +981,8 @@ class Compiler:
         if isinstance(c.expr, A.Neg) or (isinstance(c.expr, A.Num) and c.expr.value < 0):
             self.error(c.expr.pos, "E301", "a number of cards or players cannot be negative")
         n = self._num(c.expr, scope)
+        if isinstance(c.expr, A.Num):
+            return c.kind, self.k(max(0, int(c.expr.value or 0)))
         return c.kind, code("max(0, int({} or 0))", n)
 
     def _got(self, gen: bool, fn: Any, args: list[Code], pos: A.Pos, then: Callable[[Code], list[Line]]) -> Stmt:
@@ -1356,8 +1367,6 @@ def event_type_name(cls: type[Event]) -> str:
 def _dynamic_get(v: Any, name: str) -> Any:
     if v is None:
         return None
-    from sgs_runtime.model import Card, Player, VirtualCard
-
     if isinstance(v, Player):
         if name in PLAYER_ATTRS:
             return PLAYER_ATTRS[name][1](v)
@@ -1424,10 +1433,15 @@ def _card_is_a(card: Any, name: str) -> bool:
 
 
 def _contains(container: Any, item: Any) -> bool:
-    if container is None:
-        return False
     if isinstance(item, str) and isinstance(container, (list, tuple)) and parse_card_text(item):
         return any(card_is(c, item) for c in container)  # "slash S7" in guanyu.hand
+    return _has(container, item)
+
+
+def _has(container: Any, item: Any) -> bool:
+    """``item in container`` for an item that is no card text."""
+    if container is None:
+        return False
     try:
         return item in container
     except TypeError:
@@ -1461,15 +1475,16 @@ def _sign(op: str) -> str:
     return "+" if op == "+=" else "-"
 
 
-def _is_number(c: Code) -> bool:
-    """``c`` is a number literal: never none."""
-    return c.simple and c.src.lstrip("-").isdigit()
+def _may_be_card(t: str) -> bool:
+    """Whether a value of type ``t`` may be a physical card (the only thing a card text is equal to)."""
+    return t in ("card", "any")
 
 
 def _may_be_card_text(node: A.Expr, t: str) -> bool:
     """Whether a side of ``==`` may be a card text (``"spark S7"``), which compares with a card by what it names.
 
-    Names of symbols have no spaces, so only texts and values of unknown type can be one."""
+    Names of symbols have no spaces, so only texts and values of unknown type can be one. (Nothing else
+    defines ``==``: a card text and anything but a card are unequal either way.)"""
     if isinstance(node, A.Str):
         return parse_card_text(node.value) is not None
     return t in ("text", "any")

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from .model import COLOR, Player
+from .model import COLOR, Player, VirtualCard
+from .prohibitions import forbids_target
+from .quantities import seat_distance
+from .visibility import visible
 
 if TYPE_CHECKING:  # pragma: no cover
     from .frame import Frame
@@ -138,8 +141,6 @@ def _reversed(f: "Frame", xs: Any) -> Any:
 
 
 def _seat_distance(f: "Frame", a: Player, b: Player) -> int:
-    from .quantities import seat_distance
-
     return seat_distance(f.game, a, b)
 
 
@@ -252,16 +253,11 @@ PLAYER_METHODS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] 
 
 
 def _unseen(f: "Frame", p: Player, cid: Any) -> int:
-    from .visibility import visible
-
     name = cid.kind.id if hasattr(cid, "kind") else cid
     return sum(1 for c in f.game.cards if not visible(c, p.seat) and (name is None or c.base.is_a(name)))
 
 
 def _can_target(f: "Frame", p: Player, q: Player, cid: str) -> bool:
-    from .model import VirtualCard
-    from .prohibitions import forbids_target
-
     return q is not None and q.alive and not forbids_target(f.game, p, q, VirtualCard(f.game.content.cards[cid]))
 
 
@@ -272,7 +268,6 @@ def _used(f: "Frame", p: Player, cid: str, phase: str) -> int:
 
 
 def _can_use(f: "Frame", p: Player, cid: str) -> bool:
-    from .model import VirtualCard
     from .use import has_targets, within_limit
 
     card = VirtualCard(f.game.content.cards[cid])

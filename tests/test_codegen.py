@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from sgs_dsl import codegen
 from sgs_dsl.compiler import Compiler, Scope
-from sgs_dsl.loader import load_content
+from sgs_dsl.loader import build, load_content
 from sgs_dsl.parser import Origin, parse_block, parse_expression
 from sgs_runtime.errors import GameError
 from sgs_runtime.frame import Frame
@@ -66,6 +67,7 @@ def test_code_positions_are_yaml_lines_and_columns(tmp_path: Path) -> None:
     path = tmp_path / "probe.yaml"
     path.write_text(YAML, encoding="utf-8")
     fn, _ = _block(path, _effect_text(), 4, Scope({"me": "player"}))
+    codegen.compile_pending()
     code = fn.__code__
     assert code.co_filename == str(path)
     lines = {pos[0] for pos in code.co_positions() if pos[0] is not None}
@@ -79,6 +81,7 @@ def test_an_expression_is_one_function_with_typed_attribute_reads() -> None:
                             Origin("cond.yaml", 3, 9))
     comp = Compiler(CONTENT.env, "cond.yaml")
     fn = comp.condition(tree, Scope({"me": "player"}))
+    codegen.compile_pending()
     src, _ = comp.unit.source()
     assert ".hp" in src and ".suit" in src and "_dynamic_get" not in src
     assert fn.__code__.co_filename == "cond.yaml"
@@ -111,3 +114,52 @@ def test_the_unit_of_a_snippet_is_marshal_able(tmp_path: Path) -> None:
     frame = Frame(None, {"me": _Holder()})  # type: ignore[arg-type]
     with pytest.raises(GameError):
         list(fn(frame))
+
+
+def test_every_snippet_of_the_content_compiles_and_a_cache_keeps_the_code() -> None:
+    cache: dict[str, bytes] = {}
+    codegen.code_cache = cache
+    try:
+        content, diags = build()
+        assert not [d for d in diags if d.severity == "error"]
+        n = codegen.compile_pending()
+        assert n > 100 and len(cache) >= n
+        stored = dict(cache)
+        build()
+        assert codegen.compile_pending() >= n and cache == stored  # the second build compiled nothing new
+    finally:
+        codegen.code_cache = None
+
+
+def test_a_function_compiles_when_it_is_first_called() -> None:
+    tree = parse_expression("1 + 2", Origin("cond.yaml", 1, 1))
+    comp = Compiler(CONTENT.env, "cond.yaml")
+    fn = comp.condition(tree, Scope({}))
+    assert fn.__code__.co_filename != "cond.yaml"  # not compiled yet
+    assert fn(Frame(None, {})) == 3  # type: ignore[arg-type]
+    assert fn.__code__.co_filename == "cond.yaml"
+    assert fn(Frame(None, {})) == 3  # type: ignore[arg-type]
+
+
+@pytest.fixture()
+def eager() -> Any:
+    """Compile every unit as it is loaded (a problem in the generated Python shows at once)."""
+    codegen.LAZY = False
+    try:
+        yield
+    finally:
+        codegen.LAZY = True
+
+
+def test_random_snippets_compile_to_python(eager: Any) -> None:
+    """The fuzzed snippets of test_fuzz, compiled for real: generated code is always valid Python."""
+    import random
+
+    from test_fuzz import SNIPPETS, TOKENS, _compile, _mutate
+
+    rng = random.Random(5)
+    for _ in range(300):
+        _compile(" ".join(rng.choice(TOKENS) for _ in range(rng.randrange(40))), rng.random() < 0.5)
+        _compile(_mutate(rng.choice(SNIPPETS), rng, rng.randrange(1, 8)), True)
+    for snippet in SNIPPETS:
+        _compile(snippet, True)
