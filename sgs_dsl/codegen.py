@@ -163,7 +163,7 @@ class Unit:
         """The module's source, and for each of its lines the spans on it (columns from the line's start)."""
         text: list[str] = []
         spans: list[list[Span]] = []
-        for _, lines, pos in self._functions:
+        for _, lines, _ in self._functions:
             for ln in lines:
                 pad = " " * (4 * ln.indent)
                 text.append(pad + ln.code.src)

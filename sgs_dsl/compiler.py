@@ -346,7 +346,7 @@ class Compiler:
             return self.k(None), "any"
         if name in table:
             at, getter, _ = table[name]
-            if isinstance(getter, _EventField):
+            if isinstance(getter, _OptionalField):
                 return self.guard(obj, lambda o: code(f"getattr({{}}, {ascii(name)}, None)", o)), at
             if isinstance(getter, Field):
                 return self.guard(obj, lambda o: code("{}." + getter.path, o)), at
@@ -376,7 +376,7 @@ class Compiler:
                 return None
             table = dict(EVENT_COMMON)
             for fname, ftype in cls.FIELDS.items():
-                table[fname] = (ftype, _EventField(fname), "")
+                table[fname] = (ftype, _OptionalField(fname), "")
             return table
         return None
 
@@ -503,7 +503,7 @@ class Compiler:
             fn, t = self.expr(node, scope)
             if not _compatible(t, "text"):
                 self.error(node.pos, "E301", f"a mark is named by a word or a text, but this is {_describe(t)}")
-            return self.call(_known_mark, self.k(self.env.marks), fn, frame=False)
+            return code("{}", self.call(_known_mark, self.k(self.env.marks), fn, frame=False), pos=node.pos)
         if node.id not in self.env.marks:
             self.error(node.pos, "E300", f"unknown mark '{node.id}'{did_you_mean(node.id, self.env.marks)} "
                                          "(declare it under 'marks:')")
@@ -1364,24 +1364,35 @@ def event_type_name(cls: type[Event]) -> str:
     return "event:" + cls.kind
 
 
+def _nothing(v: Any) -> None:
+    return None
+
+
+def _dynamic_getter(kind: type, name: str) -> Callable[[Any], Any]:
+    """How to read attribute ``name`` of a value of type ``kind`` whose type the checker did not know."""
+    if issubclass(kind, Player):
+        return PLAYER_ATTRS[name][1] if name in PLAYER_ATTRS else (lambda p: p.slot(name))
+    if issubclass(kind, (Card, VirtualCard)):
+        return CARD_ATTRS[name][1] if name in CARD_ATTRS else _nothing
+    if issubclass(kind, Event):
+        return _OptionalField(name)  # ``cancelled`` too: every event has it
+    if issubclass(kind, (list, tuple)):
+        return LIST_ATTRS[name][1] if name in LIST_ATTRS else _nothing
+    return _OptionalField(name)
+
+
+#: (type, attribute) -> getter, filled as values of each type are met
+_DYNAMIC: dict[tuple[type, str], Callable[[Any], Any]] = {}
+
+
 def _dynamic_get(v: Any, name: str) -> Any:
     if v is None:
         return None
-    if isinstance(v, Player):
-        if name in PLAYER_ATTRS:
-            return PLAYER_ATTRS[name][1](v)
-        return v.slot(name)
-    if isinstance(v, (Card, VirtualCard)):
-        return CARD_ATTRS[name][1](v) if name in CARD_ATTRS else None
-    if isinstance(v, Event):
-        if name == "cancelled":
-            return v.cancelled
-        return getattr(v, name, None)
-    if isinstance(v, (list, tuple)):
-        return LIST_ATTRS[name][1](v) if name in LIST_ATTRS else None
-    if hasattr(v, name):
-        return getattr(v, name)
-    return None
+    key = (type(v), name)
+    getter = _DYNAMIC.get(key)
+    if getter is None:
+        getter = _DYNAMIC[key] = _dynamic_getter(key[0], name)
+    return getter(v)
 
 
 def _compatible(t: str, want: str) -> bool:
@@ -1456,8 +1467,8 @@ def _equal(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
-class _EventField(Field):
-    """An event's field: none when the event has no such attribute."""
+class _OptionalField(Field):
+    """An attribute that a value may lack (an event's field): none then."""
 
     __slots__ = ()
 
