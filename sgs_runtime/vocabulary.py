@@ -23,18 +23,32 @@ if TYPE_CHECKING:  # pragma: no cover
 Getter = Callable[[Any], Any]
 
 
+class Field:
+    """A getter that reads one attribute path (``"kind.id"``): compiled code reads the attributes itself."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __call__(self, obj: Any) -> Any:
+        for name in self.path.split("."):
+            obj = getattr(obj, name)
+        return obj
+
+
 def _cards_in(zone: str) -> Getter:
     return lambda p: list(p.zone(zone).cards) if p.zone(zone) is not None else []
 
 
 PLAYER_ATTRS: dict[str, tuple[str, Getter, str]] = {
-    "hp": ("num", lambda p: p.hp, "current HP"),
-    "max_hp": ("num", lambda p: p.max_hp, "maximum HP"),
-    "lost_hp": ("num", lambda p: p.lost_hp, "max HP minus HP"),
+    "hp": ("num", Field("hp"), "current HP"),
+    "max_hp": ("num", Field("max_hp"), "maximum HP"),
+    "lost_hp": ("num", Field("lost_hp"), "max HP minus HP"),
     "wounded": ("bool", lambda p: p.hp < p.max_hp, "HP below max HP"),
-    "alive": ("bool", lambda p: p.alive, "alive"),
+    "alive": ("bool", Field("alive"), "alive"),
     "dead": ("bool", lambda p: not p.alive, "dead"),
-    "dying": ("bool", lambda p: p.dying, "in the dying state (濒死)"),
+    "dying": ("bool", Field("dying"), "in the dying state (濒死)"),
     "hand": ("cards", _cards_in("hand"), "hand cards"),
     "equip": ("cards", _cards_in("equip"), "equipped cards"),
     "judge": ("cards", _cards_in("judge"), "judge area, in placement order"),
@@ -42,47 +56,47 @@ PLAYER_ATTRS: dict[str, tuple[str, Getter, str]] = {
     "area_cards": ("cards", lambda p: p.hand.cards + p.equip.cards + p.judge.cards,
                    "hand, equipped and judge-area cards (区域里的牌)"),
     "hand_count": ("num", lambda p: len(p.hand), "number of hand cards"),
-    "hero": ("sym:hero", lambda p: p.hero.id, "hero id"),
-    "kingdom": ("sym:kingdom", lambda p: p.kingdom, "kingdom (势力); a god hero's chosen one once chosen; "
+    "hero": ("sym:hero", Field("hero.id"), "hero id"),
+    "kingdom": ("sym:kingdom", Field("kingdom"), "kingdom (势力); a god hero's chosen one once chosen; "
                 "assignable: `p.kingdom = wei`"),
-    "kingdoms": ("syms:kingdom", lambda p: p.kingdoms,
+    "kingdoms": ("syms:kingdom", Field("kingdoms"),
                  "every kingdom the hero belongs to (孙尚香 of the classic pack is shu and wu)"),
-    "gender": ("sym:gender", lambda p: p.hero.gender, "gender"),
-    "role": ("sym:role", lambda p: p.role, "role (身份)"),
-    "seat": ("num", lambda p: p.seat, "seat number, from 0"),
-    "face_down": ("bool", lambda p: p.face_down, "turned over"),
+    "gender": ("sym:gender", Field("hero.gender"), "gender"),
+    "role": ("sym:role", Field("role"), "role (身份)"),
+    "seat": ("num", Field("seat"), "seat number, from 0"),
+    "face_down": ("bool", Field("face_down"), "turned over"),
     "pile_names": ("syms:pile", lambda p: [n for n, z in p.piles.items() if z.cards], "the piles on this player"),
-    "chained": ("bool", lambda p: p.chained, "in the chained state (铁索连环); assignable: `p.chained = true`"),
+    "chained": ("bool", Field("chained"), "in the chained state (铁索连环); assignable: `p.chained = true`"),
 }
 
 CARD_ATTRS: dict[str, tuple[str, Getter, str]] = {
-    "name": ("sym:card", lambda c: c.kind.id, "the card's name (its kind id); `c is slash` tests the family"),
-    "nature": ("sym:nature", lambda c: c.kind.nature, "normal, fire or thunder"),
-    "suit": ("sym:suit", lambda c: c.suit, "suit; none for a card made of several cards or of none"),
-    "color": ("sym:color", lambda c: c.color, "red or black; none when its cards have no common colour"),
-    "rank": ("num", lambda c: c.rank, "1 (A) .. 13 (K); 0 when it has none"),
-    "type": ("sym:type", lambda c: c.kind.type, "basic, trick or equip"),
+    "name": ("sym:card", Field("kind.id"), "the card's name (its kind id); `c is slash` tests the family"),
+    "nature": ("sym:nature", Field("kind.nature"), "normal, fire or thunder"),
+    "suit": ("sym:suit", Field("suit"), "suit; none for a card made of several cards or of none"),
+    "color": ("sym:color", Field("color"), "red or black; none when its cards have no common colour"),
+    "rank": ("num", Field("rank"), "1 (A) .. 13 (K); 0 when it has none"),
+    "type": ("sym:type", Field("kind.type"), "basic, trick or equip"),
     "slot": ("sym:slot", lambda c: c.kind.equip.slot if c.kind.equip else None, "equipment slot, or none"),
     "range": ("num", lambda c: c.kind.equip.range if c.kind.equip and c.kind.equip.range else 0,
               "a weapon's range"),
     "delayed": ("bool", lambda c: c.kind.delayed is not None, "a delayed trick"),
     "cards": ("cards", lambda c: list(c.physical), "the physical cards it is made of"),
     "virtual": ("bool", lambda c: bool(c.virtual), "made by a skill or an effect"),
-    "skill": ("sym:skill", lambda c: c.skill, "the skill that made it, or none"),
-    "owner": ("player", lambda c: c.owner, "the player whose area holds it, or none"),
+    "skill": ("sym:skill", Field("skill"), "the skill that made it, or none"),
+    "owner": ("player", Field("owner"), "the player whose area holds it, or none"),
     "zone": ("sym:zone", lambda c: c.zone.name if c.zone is not None else None, "the zone it is in"),
 }
 
 JUDGE_ATTRS: dict[str, tuple[str, Getter, str]] = {
-    "card": ("card", lambda j: j.card, "the final judge card"),
-    "suit": ("sym:suit", lambda j: j.suit, "the result's suit"),
-    "color": ("sym:color", lambda j: j.color, "the result's colour"),
-    "rank": ("num", lambda j: j.rank, "the result's rank"),
-    "player": ("player", lambda j: j.player, "who judged"),
+    "card": ("card", Field("card"), "the final judge card"),
+    "suit": ("sym:suit", Field("suit"), "the result's suit"),
+    "color": ("sym:color", Field("color"), "the result's colour"),
+    "rank": ("num", Field("rank"), "the result's rank"),
+    "player": ("player", Field("player"), "who judged"),
 }
 
 EVENT_COMMON: dict[str, tuple[str, Getter, str]] = {
-    "cancelled": ("bool", lambda e: e.cancelled, "cancelled by a trigger"),
+    "cancelled": ("bool", Field("cancelled"), "cancelled by a trigger"),
 }
 
 LIST_ATTRS: dict[str, tuple[str, Getter, str]] = {
