@@ -45,6 +45,7 @@ import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Iterator, MutableMapping
 from typing import Any, Optional
 
 #: the first bytes of an entry: the format, then a checksum of what follows
@@ -53,7 +54,7 @@ _DIGEST = 16  # bytes of blake2b
 #: entries of one kind kept at most; past this the oldest are removed when one is written
 MAX_ENTRIES = 1000
 
-__all__ = ["Cache", "MAX_ENTRIES", "cache_dir", "default_cache", "disabled", "engine_stamp", "key"]
+__all__ = ["Cache", "CodeStore", "MAX_ENTRIES", "cache_dir", "default_cache", "disabled", "engine_stamp", "key"]
 
 
 def disabled() -> bool:
@@ -223,3 +224,51 @@ def engine_stamp(*libraries: str) -> str:
             st = None
         parts += [lib, f"{origin}:{st.st_size}:{st.st_mtime_ns}" if st else "?"]
     return key(*parts)
+
+
+class CodeStore(MutableMapping[str, bytes]):
+    """Compiled snippet code (``marshal`` bytes) in a :class:`Cache`, under the kind ``code``.
+
+    A code object only suits the Python that made it, so the key given (the unit's own hash,
+    :meth:`sgs_dsl.codegen.Unit.key`) is hashed again with the interpreter's bytecode magic number.
+
+    >>> import tempfile
+    >>> store = CodeStore(Cache(Path(tempfile.mkdtemp())))
+    >>> store["ab12"] = b"code"
+    >>> store["ab12"], "cd34" in store
+    (b'code', False)
+    """
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache = cache
+
+    @staticmethod
+    def _key(k: str) -> str:
+        from importlib.util import MAGIC_NUMBER
+
+        return key(MAGIC_NUMBER, k)
+
+    def __getitem__(self, k: str) -> bytes:
+        got = self.cache.get(CODE, self._key(k))
+        if not isinstance(got, bytes):
+            raise KeyError(k)
+        return got
+
+    def __setitem__(self, k: str, value: bytes) -> None:
+        self.cache.put(CODE, self._key(k), value)
+
+    def __delitem__(self, k: str) -> None:
+        try:
+            os.unlink(self.cache._path(CODE, self._key(k)))
+        except OSError:
+            raise KeyError(k) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())  # the keys are hashes: nothing to list
+
+    def __len__(self) -> int:
+        return 0
+
+
+#: the cache's kind for compiled snippets
+CODE = "code"

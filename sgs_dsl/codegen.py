@@ -207,7 +207,7 @@ class Unit:
 
     def compile(self) -> CodeType:
         """The code object of the whole unit (from :data:`code_cache` when it has it)."""
-        cache = code_cache
+        cache = code_cache if code_cache is not None else _user_store()
         key = self.key() if cache is not None else ""
         if cache is not None:
             data = cache.get(key)
@@ -247,9 +247,17 @@ class Unit:
         return stub
 
 
-#: compiled code kept between runs, if someone provides a place: :meth:`Unit.key` -> ``marshal`` bytes
-#: of the unit's code object (any mutable mapping: a dict, a ``shelve``, a folder-backed store ...)
+#: compiled code kept between runs: :meth:`Unit.key` -> ``marshal`` bytes of the unit's code object (any
+#: mutable mapping: a dict, a ``shelve`` ...). None: the user's content cache (:class:`sgs_dsl.cache.CodeStore`),
+#: unless ``SGS_NO_CACHE`` turns it off
 code_cache: Optional[MutableMapping[str, bytes]] = None
+
+
+def _user_store() -> Optional[MutableMapping[str, bytes]]:
+    from .cache import CodeStore, default_cache
+
+    found = default_cache()
+    return CodeStore(found) if found is not None else None
 
 #: compile a unit when its function is first called (most snippets of a content are never run in a process)
 LAZY = True
