@@ -67,20 +67,26 @@ def _compute(g: "Game", name: str, args: Sequence[Any]) -> Any:
     if q is None:
         raise GameError(f"the rules '{g.rules.id}' do not declare the quantity '{name}'")
     params = dict(zip(q.params, args))
-    value = q.base(Frame(g, dict(params)))
     mods = g.skillset.modifiers(name)
+    value = q.base(Frame(g, params if not mods else dict(params)))
     added = 0
-    immune = g.skillset.immune_to_equipment() if mods else None
-    for p, m, equipment in mods:
-        if equipment and immune and any(q is not p and any(a is q for a in args) for q in immune):
-            continue  # 乾坤: another player's equipment does not count against the immune
-        frame = Frame(g, {"me": p, **params})
-        if m.condition is not None and not m.condition(frame):
-            continue
-        if m.set is not None:
-            value = m.set(frame)
-        if m.add is not None:
-            added += m.add(frame)
+    if mods:
+        immune = g.skillset.immune_to_equipment()
+        # one frame for every modifier: ``me`` is its owner (unless a parameter has that name);
+        # expressions leave a frame's variables as they found them
+        frame = Frame(g, params)
+        own = "me" not in params
+        for p, m, equipment in mods:
+            if equipment and immune and any(q is not p and any(a is q for a in args) for q in immune):
+                continue  # 乾坤: another player's equipment does not count against the immune
+            if own:
+                params["me"] = p
+            if m.condition is not None and not m.condition(frame):
+                continue
+            if m.set is not None:
+                value = m.set(frame)
+            if m.add is not None:
+                added += m.add(frame)
     if isinstance(value, bool):
         return value
     value = value + added

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .model import Player
 
 _NOBODY: frozenset[int] = frozenset()
+_NONE: list[Any] = []  # (shared, never changed)
 
 #: where a skill comes from
 SOURCES = ("hero", "gained", "equipment", "copied", "granted", "rules")
@@ -319,12 +320,18 @@ class SkillSet:
         """Every living player's modifiers of a quantity, in seat order."""
         if self.volatile:
             self._fresh()
-        got = self._modifiers.get(quantity)
-        if got is None:
-            got = [(p, m, self.from_equipment(p, s)) for p in self.game.players if p.alive
-                   for s in self.of(p) for m in s.modifiers if m.quantity == quantity]
-            self._modifiers[quantity] = got
-        return got
+        index = self._modifiers
+        if not index:  # forgotten: every quantity's modifiers in one pass
+            index = {"": []}
+            for p in self.game.players:
+                if p.alive:
+                    for s in self.of(p):
+                        for m in s.modifiers:
+                            index.setdefault(m.quantity, []).append((p, m, self.from_equipment(p, s)))
+            if self._busy:  # (asked while the sets are being built: a partial answer, not kept)
+                return index.get(quantity, [])
+            self._modifiers = index
+        return index.get(quantity, _NONE)
 
     def verify(self, timing: str) -> None:
         """The cache check (``Game.check_caches``): a set built afresh must agree on who waits at ``timing``
