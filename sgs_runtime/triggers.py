@@ -109,12 +109,15 @@ def _fire(g: "Game", timing: str, event: Event, owners: frozenset[int],
     t = TIMINGS.get(timing)
     before = t.before if t is not None else True
     holder = _deferral(g) if t is not None and t.after else None
+    order: list["Player"] = []
     if owners:
         own_only = g.skillset.own_only_at(timing)
         if own_only:  # their triggers here answer their own events only: not this one
             mine = subject.seat if subject is not None else -1
-            owners = frozenset(s for s in owners if s not in own_only or s == mine or (extra and s in extra))
-    order = [p for p in g.seats_from(g.current) if p.seat in owners] if owners else []
+            order = [p for p in g.seats_from(g.current) if p.seat in owners and (
+                p.seat not in own_only or p.seat == mine or (extra is not None and p.seat in extra))]
+        else:
+            order = [p for p in g.seats_from(g.current) if p.seat in owners]
     for owner in order:
         if not owner.alive and not (timing == "death" and subject is owner):
             continue
