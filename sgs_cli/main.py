@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 import click
 
-from sgs_dsl.errors import ContentError, format_diagnostics
+from sgs_dsl.errors import FORMATS, ContentError, Diagnostic, format_diagnostics
 from sgs_runtime.errors import SgsError
 
 CONTENT_HELP = "a content tree (cards/, heroes/, rules/) to use instead of the built-in one"
@@ -56,31 +56,108 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
-              help="text: path:line:col: CODE message; github: workflow annotations; json: a list of objects")
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="text",
+              help="text: path:line:col: CODE message; github: workflow annotations; json: a list of objects; "
+                   "sarif: a SARIF 2.1.0 log (code scanning)")
+@click.option("--strict", is_flag=True, help="warnings (W...) fail the check too (exit 1)")
 @_content_option
-def validate(paths: tuple[Path, ...], fmt: str, content_dir: Optional[Path]) -> None:
+def validate(paths: tuple[Path, ...], fmt: str, strict: bool, content_dir: Optional[Path]) -> None:
     """Check content files: the built-in content, a --content tree, or PATHs of a pack.
 
-    A PATH (file or folder) is checked together with the built-in packs it uses.
-    Exit 0 when clean, 1 with errors, 2 on usage errors.
+    A PATH (file or folder) is checked together with the built-in packs it uses; a rule
+    case (or a folder of them) is checked against the content: its schema and its names.
+    Errors (E...) exit 1; warnings (W...) are printed and exit 0 unless --strict.
+    Exit 2 on usage errors.
     """
-    from sgs_dsl.loader import check_content
+    from sgs_dsl.loader import build
 
     for p in paths:
         if not p.exists():
             raise click.UsageError(f"{p} does not exist")
     if content_dir is not None and not content_dir.is_dir():
         raise click.UsageError(f"the content folder {content_dir} does not exist")
-    diags = check_content(content_dir, list(paths))
+    packs: list[Path] = []
+    cases: list[Path] = []
+    for p in paths:
+        more_packs, more_cases = _split_cases(p)
+        packs.extend(more_packs)
+        cases.extend(more_cases)
+    content, diags = build(content_dir, packs, lint=True)
+    diags = list(diags) + [d for c in cases for d in _check_case_file(content, c)]
     errors = [d for d in diags if d.severity == "error"]
-    if fmt == "json":
-        click.echo(format_diagnostics(diags, "json"))
-    elif diags:
+    warnings = len(diags) - len(errors)
+    if diags or fmt in ("json", "sarif"):  # those two print an empty report too
         click.echo(format_diagnostics(diags, fmt))
     if fmt == "text":
-        click.echo(f"{len(errors)} error(s)" if errors else "content is valid")
-    sys.exit(1 if errors else 0)
+        noted = f"{warnings} warning(s)"
+        if errors:
+            click.echo(f"{len(errors)} error(s)" + (f", {noted}" if warnings else ""))
+        elif warnings and strict:
+            click.echo(f"{noted} (--strict: warnings fail the check)")
+        else:
+            click.echo("content is valid" + (f", with {noted}" if warnings else ""))
+    sys.exit(1 if errors or (strict and warnings) else 0)
+
+
+def _split_cases(path: Path) -> tuple[list[Path], list[Path]]:
+    """``path`` as content to load and rule cases to check.
+
+    A content tree (cards/, heroes/, rules/ holding content files) is loaded as a tree, and
+    the rule cases beside those folders are checked; another folder is split file by file.
+    """
+    from sgs_dsl.scenarios import scenario_files
+
+    if not path.is_dir():
+        return ([], [path]) if _is_rule_case(path) else ([path], [])
+    files = scenario_files([path])
+    cases = [f for f in files if _is_rule_case(f)]
+    if not cases:
+        return [path], []
+    kinds = [path / k for k in ("cards", "heroes", "rules") if (path / k).is_dir()]
+
+    def in_kinds(f: Path) -> bool:
+        return any(f.is_relative_to(k) for k in kinds)
+
+    known = set(cases)
+    if any(in_kinds(f) and f not in known for f in files):
+        return [path], [f for f in cases if not in_kinds(f)]
+    return [f for f in files if f not in known], cases
+
+
+#: keys only a rule case has (docs/scenarios.md)
+_CASE_KEYS = frozenset({"seats", "decisions", "expect", "events", "state", "draw_pile", "stop", "turn"})
+
+
+def _is_rule_case(path: Path) -> bool:
+    """Whether a file reads as a rule case (keys only a rule case has, and none that make a content file)."""
+    from sgs_dsl.loader import _guess_kind
+    from sgs_dsl.yamlsafe import load_file
+
+    try:
+        data = load_file(path, str(path)).data
+    except (ContentError, OSError, UnicodeDecodeError):
+        return False
+    return isinstance(data, dict) and not _CASE_KEYS.isdisjoint(data) and _guess_kind(data) is None
+
+
+def _check_case_file(content: Any, path: Path) -> list[Diagnostic]:
+    """What is wrong in a rule case, without playing it: its schema, then its names and table."""
+    from sgs_dsl.loader import _display, schema_errors
+    from sgs_dsl.scenarios import check_case
+    from sgs_dsl.yamlsafe import load_file
+
+    display = _display(path)
+    try:
+        doc = load_file(path, display)
+    except ContentError as exc:
+        return list(exc.diagnostics)
+    errs = schema_errors(doc, "scenario")
+    if errs:
+        return errs
+    try:
+        return check_case(content, doc)
+    except Exception as exc:  # a bug of the checker (or content with errors): a finding, not a traceback
+        return [Diagnostic(display, 1, 1, "E330", f"the case could not be checked: {type(exc).__name__}: {exc}")]
 
 
 # ---------------------------------------------------------------------- list
@@ -135,15 +212,27 @@ def scenario() -> None:
 
 @scenario.command("run")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="print a JSON report")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github", "junit"]), default=None,
+              help="text (default); json: a JSON report; github: an ::error annotation per failing case; "
+                   "junit: a JUnit XML report")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="write the --format report to this file (the text report still goes to stdout)")
+@click.option("--json", "as_json", is_flag=True, help="print a JSON report (--format json)")
 @click.option("--verbose", "-v", is_flag=True, help="print passing cases too")
 @click.option("--explain", is_flag=True, help="tell what happened in each failing case (with -v: every case)")
 @_content_option
-def scenario_run(paths: tuple[Path, ...], as_json: bool, verbose: bool, explain: bool,
-                 content_dir: Optional[Path]) -> None:
+def scenario_run(paths: tuple[Path, ...], fmt: Optional[str], output: Optional[Path], as_json: bool, verbose: bool,
+                 explain: bool, content_dir: Optional[Path]) -> None:
     """Run rule cases; print each failure and end with 'N passed, M failed'."""
-    from sgs_dsl.scenarios import run_path, scenario_files
+    from sgs_dsl.scenarios import github_annotations, junit_xml, run_path, scenario_files
 
+    if as_json and fmt not in (None, "json"):
+        raise click.UsageError(f"--json and --format {fmt} cannot be used together")
+    fmt = "json" if as_json else fmt or "text"
+    if output is not None and fmt == "text":
+        raise click.UsageError("--output takes the report of --format json, github or junit")
+    if output is not None and not output.parent.is_dir():
+        raise click.UsageError(f"--output: the folder {output.parent} does not exist")
     for p in paths:
         if not p.exists():
             raise click.UsageError(f"{p} does not exist")
@@ -153,12 +242,28 @@ def scenario_run(paths: tuple[Path, ...], as_json: bool, verbose: bool, explain:
     results = run_path(content, list(paths))
     passed = sum(1 for r in results if r.passed)
     failed = len(results) - passed
-    if as_json:
-        click.echo(json.dumps({"passed": passed, "failed": failed, "cases": [r.as_dict() for r in results]},
-                              ensure_ascii=False, indent=2))
-    else:
+    report = ""
+    if fmt == "json":
+        report = json.dumps({"passed": passed, "failed": failed, "cases": [r.as_dict() for r in results]},
+                            ensure_ascii=False, indent=2) + "\n"
+    elif fmt == "junit":
+        report = junit_xml(results)
+    elif fmt == "github":
+        report = "".join(line + "\n" for line in github_annotations(results))
+    if output is not None:
+        try:
+            output.write_text(report, encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {output}: {exc.strerror or exc}")
+    elif fmt in ("json", "junit"):  # stdout holds the report alone
+        click.echo(report, nl=False)
+        if fmt == "junit":
+            click.echo(f"{passed} passed, {failed} failed", err=True)
+    if fmt in ("text", "github") or output is not None:
         from sgs_runtime.narrate import story
 
+        if fmt == "github" and output is None:
+            click.echo(report, nl=False)
         for r in results:
             if not r.passed:
                 click.echo(f"FAIL {r.file}: {r.name}: {r.reason}")

@@ -1205,12 +1205,14 @@ def _display(path: Path, root: Optional[Path] = None) -> str:
 
 
 def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), display_root: Optional[Path] = None,
-          include_builtin: bool = True, cache: Cache | bool | None = None) -> tuple[D.Content, list[Diagnostic]]:
+          include_builtin: bool = True, cache: Cache | bool | None = None,
+          lint: bool = False) -> tuple[D.Content, list[Diagnostic]]:
     """Load and compile content: the Content and every problem found.
 
     ``cache``: False for none, a :class:`~sgs_dsl.cache.Cache`, or by default (None or
     True) the user's (:mod:`sgs_dsl.cache`), unless ``SGS_NO_CACHE`` is set. The
-    Content and the diagnostics are the same with or without it.
+    Content and the diagnostics are the same with or without it. ``lint``: add the
+    warnings of :mod:`sgs_dsl.lint` when there is no error.
     """
     # building makes tens of thousands of objects that all live on: the cyclic collector, run
     # again and again meanwhile, would only walk them (a third of the time), so it waits until the end
@@ -1218,14 +1220,14 @@ def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), displa
     gc.disable()
     try:
         return _build(Loader(cache if isinstance(cache, Cache) else default_cache() if cache is not False else None),
-                      content_dir, extra, display_root, include_builtin)
+                      content_dir, extra, display_root, include_builtin, lint)
     finally:
         if collecting:
             gc.enable()
 
 
 def _build(loader: Loader, content_dir: Optional[Path], extra: Iterable[Path], display_root: Optional[Path],
-           include_builtin: bool) -> tuple[D.Content, list[Diagnostic]]:
+           include_builtin: bool, lint: bool = False) -> tuple[D.Content, list[Diagnostic]]:
     root = Path(content_dir) if content_dir is not None else (default_content_dir() if include_builtin else None)
     if root is not None:
         if not root.is_dir():
@@ -1238,12 +1240,17 @@ def _build(loader: Loader, content_dir: Optional[Path], extra: Iterable[Path], d
     content = loader.run() if not any(d.code in ("E100",) and d.line == 1 and "does not exist" in d.message
                                       for d in loader.diags) else D.Content()
     loader.save_cache()
+    if lint and not any(d.severity == "error" for d in loader.diags):
+        from .lint import lint_content
+
+        return content, loader.diags + lint_content(content, loader.files, loader._asts)
     return content, loader.diags
 
 
-def check_content(content_dir: Optional[Path] = None, extra: Iterable[Path] = ()) -> list[Diagnostic]:
-    """Every problem found in a content tree (and extra packs checked with it)."""
-    _, diags = build(content_dir, extra)
+def check_content(content_dir: Optional[Path] = None, extra: Iterable[Path] = (),
+                  lint: bool = False) -> list[Diagnostic]:
+    """Every problem found in a content tree (and extra packs checked with it); ``lint``: warnings too."""
+    _, diags = build(content_dir, extra, lint=lint)
     return diags
 
 

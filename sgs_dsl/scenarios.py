@@ -894,3 +894,43 @@ def run_path(content: Content, paths: Sequence[str | Path]) -> list[CaseResult]:
         else:
             results.append(run_file(content, p))
     return results
+
+
+# ------------------------------------------------------------ report formats
+
+
+def github_annotations(results: Sequence[CaseResult]) -> list[str]:
+    """An ``::error`` workflow command for each failing case, at its file and line (GitHub Actions)."""
+    from .errors import github_data, github_property
+
+    return [f"::error file={github_property(r.file)},line={r.line},title={github_property('rule case failed')}::"
+            f"{github_data(f'{r.name}: {r.reason}')}" for r in results if not r.passed]
+
+
+def _xml_text(text: str) -> str:
+    """Text that XML 1.0 can hold: other control characters are written as escapes."""
+    return "".join(ch if ch in "\t\n\r" or (ord(ch) >= 0x20 and ord(ch) not in (0xFFFE, 0xFFFF)
+                                              and not 0xD800 <= ord(ch) <= 0xDFFF) else ascii(ch)[1:-1]
+                   for ch in text)
+
+
+def junit_xml(results: Sequence[CaseResult], suite: str = "rule cases") -> str:
+    """A JUnit XML report: one ``testcase`` per rule case, a ``failure`` with its reason for each failing one."""
+    import xml.etree.ElementTree as ET
+
+    failed = sum(1 for r in results if not r.passed)
+    root = ET.Element("testsuites", name="sgs scenario run", tests=str(len(results)), failures=str(failed),
+                      errors="0")
+    ts = ET.SubElement(root, "testsuite", name=suite, tests=str(len(results)), failures=str(failed), errors="0",
+                       skipped="0")
+    for r in results:
+        folder = str(Path(r.file).parent).replace("\\", "/").strip("./").replace("/", ".")
+        tc = ET.SubElement(ts, "testcase", name=_xml_text(r.name),
+                           classname=_xml_text(f"{folder}.{Path(r.file).stem}" if folder else Path(r.file).stem),
+                           file=_xml_text(r.file), line=str(r.line))
+        if not r.passed:
+            reason = _xml_text(r.reason)
+            failure = ET.SubElement(tc, "failure", message=reason, type="RuleCaseFailure")
+            failure.text = f"{_xml_text(r.file)}:{r.line}: {reason}"
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
