@@ -15,10 +15,11 @@ Constants and helpers reach the generated code through the module's globals
 
 Compiling costs time at load; most snippets are never run in a given process,
 so a unit is compiled when its function is first called (:data:`LAZY`,
-:func:`compile_pending`). The code objects can be kept between runs: set
-:data:`code_cache` to a mapping, and every unit compiled looks its code up
-there under :meth:`Unit.key` (a hash of its file, source and positions) and
-stores it (``marshal`` bytes) when it had to compile it.
+:func:`compile_pending`). The code objects are kept between runs: every unit
+compiled looks its code up under :meth:`Unit.key` (a hash of its file, source
+and positions) and stores it (``marshal`` bytes) when it had to compile it, in
+the user's content cache (:class:`sgs_dsl.cache.CodeStore`) or in whatever
+mapping :data:`code_cache` is set to.
 """
 
 from __future__ import annotations
