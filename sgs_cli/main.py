@@ -1,7 +1,9 @@
 """The ``sgs`` command: validate content, list it, run rule cases, simulate, play.
 
 Every command takes ``--content DIR`` (a content tree with cards/, heroes/ and
-rules/) instead of the built-in content. Errors are printed as sentences (or
+rules/) instead of the built-in content, and ``--pack DIR`` (repeatable) to add a pack
+on top of it; without ``--pack``, the packs listed in ``sgs.yaml`` of the working folder
+are added. Errors are printed as sentences (or
 ``file:line:col`` diagnostics), never as tracebacks. Exit codes: 0 success,
 1 a failure (content errors, failed cases, games with errors or broken invariants, a
 transcript that does not fit), 2 usage; ``sgs play`` exits 3 when the player leaves.
@@ -20,20 +22,43 @@ from sgs_dsl.errors import FORMATS, ContentError, Diagnostic, format_diagnostics
 from sgs_runtime.errors import SgsError
 
 CONTENT_HELP = "a content tree (cards/, heroes/, rules/) to use instead of the built-in one"
+PACK_HELP = ("a pack folder (cards/, heroes/, rules/ or content files) added on top of the content (repeatable; "
+             "default: the packs of sgs.yaml in the working folder)")
 
 
 def _content_option(f: Any) -> Any:
+    f = click.option("--pack", "pack_dirs", multiple=True, type=click.Path(path_type=Path), help=PACK_HELP)(f)
     return click.option("--content", "content_dir", type=click.Path(file_okay=False, path_type=Path),
                         default=None, help=CONTENT_HELP)(f)
 
 
-def _load(content_dir: Optional[Path]) -> Any:
+def _packs(pack_dirs: tuple[Path, ...]) -> list[Path]:
+    """The packs to add: those given with --pack, or else those of the working folder's config file."""
+    from sgs_dsl.loader import config_packs, find_config
+
+    for p in pack_dirs:
+        if not p.is_dir():
+            raise click.UsageError(f"--pack: {p} " + ("is not a folder" if p.exists() else "does not exist"))
+    if pack_dirs:
+        return list(pack_dirs)
+    config = find_config()
+    if config is None:
+        return []
+    packs, diags = config_packs(config)
+    if diags:
+        click.echo(format_diagnostics(sorted(diags), "text"), err=True)
+        click.echo(f"{len(diags)} error(s) in the config file {config.name}; fix it, or give --pack", err=True)
+        sys.exit(2)
+    return packs
+
+
+def _load(content_dir: Optional[Path], packs: Optional[list[Path]] = None) -> Any:
     from sgs_dsl.loader import load_content
 
     if content_dir is not None and not content_dir.is_dir():
         raise click.UsageError(f"the content folder {content_dir} does not exist")
     try:
-        return load_content(content_dir)
+        return load_content(content_dir, packs=packs or [])
     except ContentError as exc:
         click.echo(format_diagnostics(exc.diagnostics, "text"), err=True)
         click.echo(f"{len(exc.errors)} error(s) in the content; fix them first (sgs validate).", err=True)
@@ -61,8 +86,9 @@ def main() -> None:
                    "sarif: a SARIF 2.1.0 log (code scanning)")
 @click.option("--strict", is_flag=True, help="warnings (W...) fail the check too (exit 1)")
 @_content_option
-def validate(paths: tuple[Path, ...], fmt: str, strict: bool, content_dir: Optional[Path]) -> None:
-    """Check content files: the built-in content, a --content tree, or PATHs of a pack.
+def validate(paths: tuple[Path, ...], fmt: str, strict: bool, content_dir: Optional[Path],
+             pack_dirs: tuple[Path, ...]) -> None:
+    """Check content files: the built-in content, a --content tree, --pack folders, or PATHs of a pack.
 
     A PATH (file or folder) is checked together with the built-in packs it uses; a rule
     case (or a folder of them) is checked against the content: its schema and its names.
@@ -76,13 +102,14 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool, content_dir: Optio
             raise click.UsageError(f"{p} does not exist")
     if content_dir is not None and not content_dir.is_dir():
         raise click.UsageError(f"the content folder {content_dir} does not exist")
+    added = _packs(pack_dirs)
     packs: list[Path] = []
     cases: list[Path] = []
     for p in paths:
         more_packs, more_cases = _split_cases(p)
         packs.extend(more_packs)
         cases.extend(more_cases)
-    content, diags = build(content_dir, packs, lint=True)
+    content, diags = build(content_dir, packs, lint=True, packs=added)
     diags = list(diags) + [d for c in cases for d in _check_case_file(content, c)]
     errors = [d for d in diags if d.severity == "error"]
     warnings = len(diags) - len(errors)
@@ -165,14 +192,28 @@ def _check_case_file(content: Any, path: Path) -> list[Diagnostic]:
 
 @main.command("list")
 @click.argument("what", type=click.Choice(["cards", "deck", "heroes", "skills", "rules"]))
-@click.option("--pack", default=None, help="only this pack")
+@click.option("--pack", "pack_args", multiple=True,
+              help="a pack id: list only that pack; or a pack folder: add it to the content (repeatable; "
+                   "default: the packs of sgs.yaml)")
 @click.option("--json", "as_json", is_flag=True, help="print JSON")
-@_content_option
-def list_(what: str, pack: Optional[str], as_json: bool, content_dir: Optional[Path]) -> None:
-    """List cards, the deck, heroes, skills or rules files."""
+@click.option("--content", "content_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help=CONTENT_HELP)
+def list_(what: str, pack_args: tuple[str, ...], as_json: bool, content_dir: Optional[Path]) -> None:
+    """List cards, the deck, heroes, skills or rules files.
+
+    --pack takes a pack id (only that pack is listed) or a pack folder (added to the content)."""
     from sgs_runtime.catalog import LISTS
 
-    content = _load(content_dir)
+    folders = tuple(Path(a) for a in pack_args if Path(a).is_dir())
+    ids = [a for a in pack_args if not Path(a).is_dir()]
+    for a in ids:
+        if "/" in a or "\\" in a or Path(a).exists():  # meant as a folder: not a pack id
+            raise click.UsageError(f"--pack: {a} " + ("is not a folder" if Path(a).exists() else "does not exist"))
+    if len(ids) > 1:
+        raise click.UsageError(f"--pack: one pack id to list at a time, not {', '.join(ids)} "
+                               "(a pack folder is added; no folder of these names exists)")
+    pack = ids[0] if ids else None
+    content = _load(content_dir, _packs(folders))
     rows = LISTS[what](content, pack)
     if pack is not None and not rows and what != "rules":
         _fail(f"no pack '{pack}' has {what}", 1)
@@ -222,7 +263,7 @@ def scenario() -> None:
 @click.option("--explain", is_flag=True, help="tell what happened in each failing case (with -v: every case)")
 @_content_option
 def scenario_run(paths: tuple[Path, ...], fmt: Optional[str], output: Optional[Path], as_json: bool, verbose: bool,
-                 explain: bool, content_dir: Optional[Path]) -> None:
+                 explain: bool, content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
     """Run rule cases; print each failure and end with 'N passed, M failed'."""
     from sgs_dsl.scenarios import github_annotations, junit_xml, run_path, scenario_files
 
@@ -238,7 +279,7 @@ def scenario_run(paths: tuple[Path, ...], fmt: Optional[str], output: Optional[P
             raise click.UsageError(f"{p} does not exist")
     if not scenario_files(list(paths)):
         raise click.UsageError("no rule-case files (*.yaml) were found")
-    content = _load(content_dir)
+    content = _load(content_dir, _packs(pack_dirs))
     results = run_path(content, list(paths))
     passed = sum(1 for r in results if r.passed)
     failed = len(results) - passed
@@ -299,6 +340,30 @@ def _pack_pool(content: Any, packs_text: str, pool: Optional[list[str]]) -> list
     return [h for h in out if pool is None or h in pool]
 
 
+def _heroes_from(content: Any, text: str) -> list[str]:
+    """The heroes of the hero packs named (ids, as --hero-packs) or of the pack folders named (loaded ones)."""
+    from sgs_runtime.errors import did_you_mean
+
+    out: list[str] = []
+    for item in (x.strip() for x in text.split(",")):
+        if not item:
+            continue
+        if item in content.hero_packs:
+            out.extend(content.hero_packs[item])
+            continue
+        folder = Path(item)
+        if not folder.is_dir():
+            raise click.UsageError(f"--heroes-from: '{item}' is neither a hero pack{did_you_mean(item, content.hero_packs)} "
+                                   f"nor a folder; hero packs: {', '.join(sorted(content.hero_packs))}")
+        root = folder.resolve()
+        found = [hid for hid, hero in content.heroes.items() if Path(hero.source.file).resolve().is_relative_to(root)]
+        if not found:
+            raise click.UsageError(f"--heroes-from: no hero of the content comes from the folder {item} "
+                                   f"(add the pack with --pack {item}, or list it in sgs.yaml)")
+        out.extend(found)
+    return out
+
+
 @main.command()
 @click.option("--players", "players_text", default="5", show_default=True,
               help="number of players, or several separated by commas (5,8,10): each count plays --games games")
@@ -312,6 +377,9 @@ def _pack_pool(content: Any, packs_text: str, pool: Optional[list[str]]) -> list
 @click.option("--heroes", default=None, help="comma-separated hero ids to choose from (default: the rules' packs)")
 @click.option("--hero-packs", "hero_packs", default=None,
               help="comma-separated hero packs for the pool, e.g. standard,wind (default: the rules' packs)")
+@click.option("--heroes-from", "heroes_from", default=None,
+              help="comma-separated hero pack ids or pack folders (loaded with --pack or sgs.yaml) whose heroes "
+                   "join the pool (of the rules, or of --heroes/--hero-packs)")
 @click.option("--agents", default="random", show_default=True,
               help="bots: random, heuristic, or heuristic@rebel+traitor (heuristic for those roles, random for the rest)")
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
@@ -324,16 +392,18 @@ def _pack_pool(content: Any, packs_text: str, pool: Optional[list[str]]) -> list
               help="test the invariants after every step of every game and report the seed of any failure")
 @_content_option
 def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], workers: int, backend: str,
-             scheduler: Optional[str], heroes: Optional[str], hero_packs: Optional[str], agents: str,
-             option_pairs: tuple[str, ...],
+             scheduler: Optional[str], heroes: Optional[str], hero_packs: Optional[str], heroes_from: Optional[str],
+             agents: str, option_pairs: tuple[str, ...],
              report_dir: Optional[Path], as_json: bool, progress: Optional[bool], check: bool,
-             content_dir: Optional[Path]) -> None:
+             content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
     """Play bot games and report win rates; the same seed gives the same result."""
+    from sgs_dsl.loader import content_spec
     from sgs_runtime.simulate import check_agents, check_pool, combine
     from sgs_runtime.simulate import simulate as run
 
     counts = _player_counts(players_text)
-    content = _load(content_dir)
+    packs = _packs(pack_dirs)
+    content = _load(content_dir, packs)
     pool = [h.strip() for h in heroes.split(",") if h.strip()] if heroes else None
     if pool:
         unknown = [h for h in pool if content.canonical(h) not in content.heroes]
@@ -347,6 +417,9 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
         check_agents(agents, rules)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
+    if heroes_from:
+        base = pool if pool is not None else [h for p in rules.hero_packs for h in content.hero_packs.get(p, [])]
+        pool = list(dict.fromkeys(base + _heroes_from(content, heroes_from)))
     options = _options(rules, option_pairs)
     table = (options or {}).get("role_table", rules.options.get("role_table"))
     if table not in (None, "standard") and table not in rules.role_table_variants:
@@ -370,7 +443,7 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
         with click.progressbar(length=total, label="games", file=sys.stderr) if show else _nothing() as bar:
             for players in counts:
                 reports[players] = run(content, rules_id=rules.id, players=players, games=games, seed=seed,
-                                       workers=workers, content_dir=str(content_dir) if content_dir else None,
+                                       workers=workers, content_dir=content_spec(content_dir, packs),
                                        agents=agents, hero_pool=pool, options=options, backend=backend,
                                        scheduler=scheduler, progress=bar.update if bar is not None else None,
                                        check=check)
@@ -462,7 +535,7 @@ ABANDONED = 3
               help="save the game's transcript (seed and decisions) to replay it with `sgs replay`")
 @_content_option
 def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, log_file: Optional[Path],
-         save: Optional[Path], content_dir: Optional[Path]) -> None:
+         save: Optional[Path], content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
     """Play a game in the terminal against bots.
 
     Exit 0 when the game ends, 1 on an engine error, 2 on usage errors, 3 when you leave it
@@ -471,7 +544,7 @@ def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, 
 
     from .terminal import Abandoned, play_terminal
 
-    content = _load(content_dir)
+    content = _load(content_dir, _packs(pack_dirs))
     try:
         rules = content.ruleset(rules_id)
     except SgsError as exc:
@@ -505,7 +578,7 @@ def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, 
               help="replay even a transcript played with other content (it may not fit, or tell another game)")
 @_content_option
 def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator: bool, force: bool,
-           content_dir: Optional[Path]) -> None:
+           content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
     """Play a saved game back from its seed and decisions, and tell what happened.
 
     By default everything is told (for explanations); --seat N tells only what seat N saw.
@@ -517,7 +590,7 @@ def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator:
 
     from sgs_dsl.yamlsafe import read_file
 
-    content = _load(content_dir)
+    content = _load(content_dir, _packs(pack_dirs))
     try:
         # a bounded read of a regular file only (a FIFO or a device is refused, never read for ever)
         record = json.loads(read_file(transcript_file))
@@ -563,6 +636,12 @@ def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator:
     else:
         for line in story(records):
             click.echo(line)
+
+
+from .scaffold import new, schema  # noqa: E402  (sgs new, sgs schema: sgs_cli/scaffold.py)
+
+main.add_command(new)
+main.add_command(schema)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -167,6 +167,7 @@ def _text(raw: Any) -> D.Text:
 class _File:
     kind: str
     doc: Document
+    origin: str = ""  # where it came from: "" the base tree, else the PATHs checked with it or a --pack folder
 
 
 @dataclass
@@ -241,6 +242,7 @@ class Loader:
         self.pack_quantities: dict[str, D.Quantity] = {}
         self._families: list[tuple[Document, PathKey, dict[str, Any]]] = []  # kinds with 'is:'
         self._quantity_calls: dict[str, list[tuple[Document, PathKey, set[str]]]] = {}  # quantity -> its base's calls
+        self.origin = ""  # the origin of the files added now (see _File.origin)
 
     # ------------------------------------------------------------ input
 
@@ -317,7 +319,18 @@ class Loader:
             return
         if self.cache is not None:
             self._entries[display] = _Entry(entry_key, kind, pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
-        self.files.append(_File(kind, doc))
+        self.files.append(_File(kind, doc, self.origin))
+
+    def add_pack(self, folder: Path) -> None:
+        """Add a pack: a folder with cards/, heroes/, rules/ (or loose content files) on top of the content.
+
+        Its card and hero pack ids may not be those of the content below it (E310).
+        """
+        self.origin = _display(folder)
+        try:
+            self.add_path(folder)
+        finally:
+            self.origin = ""
 
     def _add_cached(self, entry_key: str, kind: Optional[str], display: str) -> bool:
         """Add the file from the cache, if it holds it (read, known to pass its schema); False otherwise."""
@@ -334,7 +347,7 @@ class Loader:
             return False
         doc.path = display
         self._entries[display] = entry
-        self.files.append(_File(entry.kind, doc))
+        self.files.append(_File(entry.kind, doc, self.origin))
         return True
 
     def save_cache(self) -> None:
@@ -432,6 +445,7 @@ class Loader:
             seen[ident] = (kind, doc, path)
             return True
 
+        self.check_pack_ids()
         for f in self.files:
             d, doc = f.doc.data, f.doc
             if f.kind == "cards":
@@ -490,6 +504,25 @@ class Loader:
                         if isinstance(node, A.Signal):
                             env.signals.add(node.name)
                             self.content.signals[node.name] = "user"
+
+    def check_pack_ids(self) -> None:
+        """A card or hero pack id belongs to one place: the base content, the PATHs checked, or one --pack folder (E310).
+
+        Files of one place may share a pack id (a pack split over files); a pack that
+        reuses an id of the content below it, or of another pack, is refused.
+        """
+        first: dict[tuple[str, str], _File] = {}
+        for f in self.files:
+            if f.kind not in ("cards", "heroes"):
+                continue
+            pid = f.doc.data["pack"]
+            seen = first.setdefault((f.kind, pid), f)
+            if seen.origin != f.origin:
+                where = ("the content below it" if not seen.origin else seen.origin if seen.origin == "the files checked"
+                         else f"the pack {seen.origin}")
+                self.err(f.doc, ("pack",), "E310",
+                         f"duplicate {'card' if f.kind == 'cards' else 'hero'} pack id '{pid}' (already a pack of "
+                         f"{where}, {seen.doc.path}:{seen.doc.position(('pack',))[0]}): give the pack an id of its own")
 
     def _mark(self, name: str, mdef: Any) -> None:
         mdef = mdef or {}
@@ -970,7 +1003,9 @@ class Loader:
             cur: Optional[str] = rid
             while cur is not None:
                 if cur in chain:
-                    self.err(doc, ("extends",), "E310", f"rules '{rid}' extend themselves through {' -> '.join(chain)}")
+                    self.err(doc, ("extends",), "E310",
+                             f"rules '{rid}' extend themselves: {' -> '.join([*chain, cur])} (a cycle of 'extends')")
+                    chain = []
                     break
                 if cur not in parts:
                     self.err(by_id[chain[-1]], ("extends",), "E300",
@@ -1045,21 +1080,22 @@ class Loader:
             if f.kind in declared:
                 declared[f.kind].setdefault(f.doc.data["pack"], []).append(f.doc)
         word = {"cards": "card", "heroes": "hero"}
-        for key, other in (("cards", "heroes"), ("heroes", "cards")):
-            for i, pack in enumerate(doc.data.get(key, []) or []):
+        for key, other, field_ in (("cards", "heroes", "cards"), ("heroes", "cards", "heroes"),
+                                   ("cards", "heroes", "add_cards"), ("heroes", "cards", "add_heroes")):
+            for i, pack in enumerate(doc.data.get(field_, []) or []):
                 files = declared[key].get(pack)
                 if files is None:
                     known = sorted(declared[key])
                     if pack in declared[other]:
-                        self.err(doc, (key, i), "E300", f"'{pack}' is a {word[other]} pack, not a {word[key]} pack "
+                        self.err(doc, (field_, i), "E300", f"'{pack}' is a {word[other]} pack, not a {word[key]} pack "
                                                         f"({word[key]} packs: {', '.join(known) or 'none'})")
                     else:
-                        self.err(doc, (key, i), "E300", f"unknown {word[key]} pack '{pack}'{did_you_mean(pack, known)}")
+                        self.err(doc, (field_, i), "E300", f"unknown {word[key]} pack '{pack}'{did_you_mean(pack, known)}")
                 elif not any(f.data.get(key) for f in files):
                     where = ", ".join(f"{f.path}:{f.position((key,))[0]}" for f in files)
                     what = ("it adds no card to the deck" if key == "cards"
                             else "there is no hero to choose from it")
-                    self.err(doc, (key, i), "E113", f"the {word[key]} pack '{pack}' has no {key} ({where}): {what}")
+                    self.err(doc, (field_, i), "E113", f"the {word[key]} pack '{pack}' has no {key} ({where}): {what}")
 
     def merge_rules(self, chain: list[_RulesPart]) -> Optional[D.Ruleset]:
         top = chain[-1]
@@ -1073,7 +1109,13 @@ class Loader:
         runtime: dict[str, Any] = {}
         overrides: dict[str, Optional[str]] = {}
         variants: dict[str, dict[int, list[str]]] = {}
+        # lists a rules file may replace (heroes: [...]) or extend (add_heroes: [...]) over what it extends
+        lists: dict[str, list[str]] = {key: [] for key in _EXTENSIBLE}
         for part in chain:
+            for key in _EXTENSIBLE:
+                if key in part.raw:
+                    lists[key] = list(part.raw[key] or [])
+                lists[key] += [x for x in part.raw.get("add_" + key) or [] if x not in lists[key]]
             overrides.update(part.raw.get("skill_overrides") or {})
             for vname, table in (part.raw.get("role_table_variants") or {}).items():
                 variants[vname] = {int(n): list(roles) for n, roles in table.items()}
@@ -1112,10 +1154,10 @@ class Loader:
             options=options, roles=roles, role_tables=tables, phases=fields["phases"],
             start_hand=int(raw.get("start_hand", 4)), dying=fields.get("dying"), triggers=triggers,
             victory=fields.get("victory", []), quantities=quantities, slots=tuple(raw.get("slots", [])),
-            card_packs=tuple(raw.get("cards", [])), hero_packs=tuple(raw.get("heroes", [])),
+            card_packs=tuple(lists["cards"]), hero_packs=tuple(lists["heroes"]),
             selection=selection, skills=bool(raw.get("hero_skills", True)), uniform_hp=raw.get("uniform_hp"),
             removed_ranks=tuple(raw.get("removed_ranks", [])), text=_text(top.raw.get("text")), runtime=runtime,
-            skill_overrides=overrides, player_skills=tuple(raw.get("player_skills", []) or []),
+            skill_overrides=overrides, player_skills=tuple(lists["player_skills"]),
             role_table_variants=variants)
 
     # ------------------------------------------------------------ references
@@ -1129,9 +1171,10 @@ class Loader:
                     for name, where in ((key, ("skill_overrides",)), (sid, ("skill_overrides", key))):
                         if name is not None and name not in skills:
                             self.err(doc, where, "E300", f"unknown skill '{name}'{did_you_mean(name, skills)}")
-                for j, sid in enumerate(d.get("player_skills", []) or []):
-                    if sid not in skills:
-                        self.err(doc, ("player_skills", j), "E300", f"unknown skill '{sid}'{did_you_mean(sid, skills)}")
+                for key in ("player_skills", "add_player_skills"):
+                    for j, sid in enumerate(d.get(key, []) or []):
+                        if sid not in skills:
+                            self.err(doc, (key, j), "E300", f"unknown skill '{sid}'{did_you_mean(sid, skills)}")
             if f.kind == "heroes":
                 for i, h in enumerate(d.get("heroes", [])):
                     for j, sid in enumerate(h.get("skills", [])):
@@ -1145,6 +1188,9 @@ class Loader:
                             self.err(doc, ("cards", i, "equip", "skills", j), "E300",
                                      f"unknown skill '{sid}'{did_you_mean(sid, skills)}")
 
+
+#: the lists of a rules file that one extending it may lengthen with ``add_KEY`` (add_heroes: [my_pack])
+_EXTENSIBLE = ("cards", "heroes", "player_skills")
 
 _BLOCK_KEYS = {"do", "effect", "prepare", "finish", "countered", "dying"}
 
@@ -1206,8 +1252,12 @@ def _display(path: Path, root: Optional[Path] = None) -> str:
 
 def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), display_root: Optional[Path] = None,
           include_builtin: bool = True, cache: Cache | bool | None = None,
-          lint: bool = False) -> tuple[D.Content, list[Diagnostic]]:
+          lint: bool = False, packs: Iterable[Path] = ()) -> tuple[D.Content, list[Diagnostic]]:
     """Load and compile content: the Content and every problem found.
+
+    ``content_dir`` (default: the built-in tree) is the base; ``extra`` paths are checked
+    with it (``sgs validate PATH``); ``packs`` are folders added on top of it (``--pack``),
+    each with cards/, heroes/, rules/ or loose content files, whose pack ids must be their own.
 
     ``cache``: False for none, a :class:`~sgs_dsl.cache.Cache`, or by default (None or
     True) the user's (:mod:`sgs_dsl.cache`), unless ``SGS_NO_CACHE`` is set. The
@@ -1220,14 +1270,14 @@ def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), displa
     gc.disable()
     try:
         return _build(Loader(cache if isinstance(cache, Cache) else default_cache() if cache is not False else None),
-                      content_dir, extra, display_root, include_builtin, lint)
+                      content_dir, extra, display_root, include_builtin, lint, packs)
     finally:
         if collecting:
             gc.enable()
 
 
 def _build(loader: Loader, content_dir: Optional[Path], extra: Iterable[Path], display_root: Optional[Path],
-           include_builtin: bool, lint: bool = False) -> tuple[D.Content, list[Diagnostic]]:
+           include_builtin: bool, lint: bool = False, packs: Iterable[Path] = ()) -> tuple[D.Content, list[Diagnostic]]:
     root = Path(content_dir) if content_dir is not None else (default_content_dir() if include_builtin else None)
     if root is not None:
         if not root.is_dir():
@@ -1235,8 +1285,16 @@ def _build(loader: Loader, content_dir: Optional[Path], extra: Iterable[Path], d
                 return D.Content(), [Diagnostic(str(root), 1, 1, "E105", "the content folder is not a folder")]
             return D.Content(), [Diagnostic(str(root), 1, 1, "E100", "the content folder does not exist")]
         loader.add_tree(root, display_root if display_root is not None else root.parent)
+    loader.origin = "the files checked"  # the PATHs of `sgs validate PATH`: one place, above the base
     for p in extra:
         loader.add_path(Path(p))
+    loader.origin = ""
+    for p in packs:
+        if not Path(p).is_dir():
+            loader.diags.append(Diagnostic(_display(Path(p)), 1, 1, "E105", "a pack must be a folder (with cards/, "
+                                                                             "heroes/, rules/ or content files)"))
+            continue
+        loader.add_pack(Path(p))
     content = loader.run() if not any(d.code in ("E100",) and d.line == 1 and "does not exist" in d.message
                                       for d in loader.diags) else D.Content()
     loader.save_cache()
@@ -1256,14 +1314,43 @@ def check_content(content_dir: Optional[Path] = None, extra: Iterable[Path] = ()
 
 _CACHE: dict[str, D.Content] = {}
 
+#: how :func:`content_spec` marks a base and its packs written as one text
+_SPEC_PREFIX = "sgs-content+packs:"
 
-def load_content(content_dir: Optional[Path | str] = None, extra: Iterable[Path] = ()) -> D.Content:
-    """Load and compile content; raise :class:`ContentError` listing every problem."""
+
+def content_spec(content_dir: Optional[Path | str], packs: Iterable[Path | str] = ()) -> Optional[str]:
+    """One text naming a base tree and the packs on top of it, for :func:`load_content` in another process.
+
+    Without packs it is the base folder itself (None for the built-in content), as before.
+    """
+    pack_list = [str(Path(p).resolve()) for p in packs]
+    if not pack_list:
+        return str(content_dir) if content_dir is not None else None
+    base = str(Path(content_dir).resolve()) if content_dir is not None else None
+    return _SPEC_PREFIX + json.dumps({"content": base, "packs": pack_list})
+
+
+def _parse_spec(spec: str) -> tuple[Optional[str], list[Path]]:
+    data = json.loads(spec[len(_SPEC_PREFIX):])
+    return data["content"], [Path(p) for p in data["packs"]]
+
+
+def load_content(content_dir: Optional[Path | str] = None, extra: Iterable[Path] = (),
+                 packs: Iterable[Path] = ()) -> D.Content:
+    """Load and compile content; raise :class:`ContentError` listing every problem.
+
+    ``packs``: folders added on top of the base (``--pack``); ``content_dir`` may also be a
+    text made by :func:`content_spec` (how a worker process is told of the packs).
+    """
+    packs = list(packs)
+    if isinstance(content_dir, str) and content_dir.startswith(_SPEC_PREFIX):
+        content_dir, more = _parse_spec(content_dir)
+        packs += more
     key = str(Path(content_dir).resolve()) if content_dir is not None else "<builtin>"
     extra = list(extra)
-    if not extra and key in _CACHE:
+    if not extra and not packs and key in _CACHE:
         return _CACHE[key]
-    content, diags = build(Path(content_dir) if content_dir is not None else None, extra)
+    content, diags = build(Path(content_dir) if content_dir is not None else None, extra, packs=packs)
     if not [d for d in diags if d.severity == "error"]:
         from sgs_runtime.replay import content_fingerprint
 
@@ -1271,7 +1358,67 @@ def load_content(content_dir: Optional[Path | str] = None, extra: Iterable[Path]
     errors = [d for d in diags if d.severity == "error"]
     if errors:
         raise ContentError(sorted(errors))
-    if not extra:
+    if not extra and not packs:
         _CACHE[key] = content
     return content
 
+
+
+#: the file in the working folder that lists the packs to load when no ``--pack`` is given
+CONFIG_FILE = "sgs.yaml"
+_CONFIG_KEYS = ("packs",)
+
+
+def find_config(folder: Optional[Path] = None) -> Optional[Path]:
+    """The config file of ``folder`` (default: the working folder), if there is one."""
+    path = (folder if folder is not None else Path.cwd()) / CONFIG_FILE
+    return path if os.path.lexists(path) else None
+
+
+def config_packs(path: Path) -> tuple[list[Path], list[Diagnostic]]:
+    """The pack folders a config file lists (relative to its folder), and what is wrong in it.
+
+    The file is a mapping with ``packs:``, a list of folders::
+
+        packs:
+          - my_pack
+          - ../shared/more_heroes
+    """
+    from .yamlsafe import load_file
+
+    display = _display(path)
+    try:
+        doc = load_file(path, display)
+    except ContentError as exc:
+        return [], list(exc.diagnostics)
+    except OSError as exc:
+        return [], [Diagnostic(display, 1, 1, "E105", f"cannot read the config file: {exc.strerror or exc}")]
+    if not isinstance(doc.data, dict):
+        return [], [doc.diagnostic((), "E111", f"the config file must be a mapping with 'packs:', "
+                                               f"not {_kind(doc.data)}")]
+    diags: list[Diagnostic] = []
+    for key in doc.data:
+        if key not in _CONFIG_KEYS:
+            line, col = doc.key_position((key,))
+            diags.append(Diagnostic(display, line, col, "E110",
+                                    f"unknown key '{key}' in the config file{did_you_mean(str(key), _CONFIG_KEYS)}"))
+    raw = doc.data.get("packs")
+    if raw is None:
+        if "packs" not in doc.data:
+            diags.append(doc.diagnostic((), "E112", "missing key 'packs' in the config file (a list of pack folders)"))
+        return [], diags
+    if not isinstance(raw, list):
+        return [], diags + [doc.diagnostic(("packs",), "E111", f"packs must be a list of folders, not {_kind(raw)}")]
+    out: list[Path] = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, str) or not item:
+            diags.append(doc.diagnostic(("packs", i), "E111", f"packs.{i} must be a folder name, not {_kind(item)}"))
+            continue
+        folder = path.parent / item
+        if not folder.is_dir():
+            why = "is not a folder" if os.path.lexists(folder) else "does not exist"
+            diags.append(doc.diagnostic(("packs", i), "E105", f"the pack folder '{item}' {why} "
+                                                              f"(paths are relative to {display})"))
+            continue
+        out.append(folder)
+    return out, diags
