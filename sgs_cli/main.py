@@ -260,10 +260,16 @@ def scenario() -> None:
               help="write the --format report to this file (the text report still goes to stdout)")
 @click.option("--json", "as_json", is_flag=True, help="print a JSON report (--format json)")
 @click.option("--verbose", "-v", is_flag=True, help="print passing cases too")
-@click.option("--explain", is_flag=True, help="tell what happened in each failing case (with -v: every case)")
+@click.option("--explain", is_flag=True,
+              help="tell what happened in each failing case (with -v: every case): every request and its answer, "
+                   "every skill offered and declined, every event")
+@click.option("--why", "why", multiple=True, metavar="SKILL",
+              help="tell each point where SKILL could have fired and what held it back (implies --explain; "
+                   "told for the failing cases and those where SKILL waited; repeatable)")
 @_content_option
 def scenario_run(paths: tuple[Path, ...], fmt: Optional[str], output: Optional[Path], as_json: bool, verbose: bool,
-                 explain: bool, content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
+                 explain: bool, why: tuple[str, ...], content_dir: Optional[Path],
+                 pack_dirs: tuple[Path, ...]) -> None:
     """Run rule cases; print each failure and end with 'N passed, M failed'."""
     from sgs_dsl.scenarios import github_annotations, junit_xml, run_path, scenario_files
 
@@ -280,12 +286,15 @@ def scenario_run(paths: tuple[Path, ...], fmt: Optional[str], output: Optional[P
     if not scenario_files(list(paths)):
         raise click.UsageError("no rule-case files (*.yaml) were found")
     content = _load(content_dir, _packs(pack_dirs))
-    results = run_path(content, list(paths))
+    watched = _why_skills(content, why)
+    explain = explain or bool(watched)
+    results = run_path(content, list(paths), explain=explain, why=watched)
     passed = sum(1 for r in results if r.passed)
     failed = len(results) - passed
     report = ""
     if fmt == "json":
-        report = json.dumps({"passed": passed, "failed": failed, "cases": [r.as_dict() for r in results]},
+        report = json.dumps({"passed": passed, "failed": failed,
+                             "cases": [r.as_dict(records=explain) for r in results]},
                             ensure_ascii=False, indent=2) + "\n"
     elif fmt == "junit":
         report = junit_xml(results)
@@ -301,8 +310,6 @@ def scenario_run(paths: tuple[Path, ...], fmt: Optional[str], output: Optional[P
         if fmt == "junit":
             click.echo(f"{passed} passed, {failed} failed", err=True)
     if fmt in ("text", "github") or output is not None:
-        from sgs_runtime.narrate import story
-
         if fmt == "github" and output is None:
             click.echo(report, nl=False)
         for r in results:
@@ -310,11 +317,30 @@ def scenario_run(paths: tuple[Path, ...], fmt: Optional[str], output: Optional[P
                 click.echo(f"FAIL {r.file}: {r.name}: {r.reason}")
             elif verbose:
                 click.echo(f"ok   {r.file}: {r.name}")
-            if explain and (verbose or not r.passed):
-                for line in story(r.log):
+            if explain and (verbose or not r.passed or any(t.get("event") == "why" for t in r.trace)):
+                if r.passed and not verbose:  # told for --why: say which case it is
+                    click.echo(f"ok   {r.file}: {r.name}")
+                for line in r.explain():
                     click.echo(f"     {line}")
         click.echo(f"{passed} passed, {failed} failed")
     sys.exit(0 if failed == 0 else 1)
+
+
+def _why_skills(content: Any, names: tuple[str, ...]) -> list[str]:
+    """The skills of ``--why``, by their ids; an unknown one is a usage error (with the nearest ids)."""
+    from sgs_runtime.errors import did_you_mean
+
+    out = []
+    for name in names:
+        sid = content.canonical(name)
+        skill = content.skills.get(sid)
+        if skill is None:
+            raise click.UsageError(f"--why: unknown skill '{name}'{did_you_mean(name, content.skills)}")
+        if not skill.triggers:
+            click.echo(f"note: {sid} has no trigger (it is used, not fired): the requests that offered it "
+                       "are told with --explain", err=True)
+        out.append(sid)
+    return out
 
 
 # ---------------------------------------------------------------------- simulate
@@ -576,21 +602,30 @@ def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, 
 @click.option("--spectator", is_flag=True, help="tell the game as a spectator saw it (no hand card shown)")
 @click.option("--force", is_flag=True,
               help="replay even a transcript played with other content (it may not fit, or tell another game)")
+@click.option("--explain", is_flag=True,
+              help="tell every request and its answer, every skill offered and declined, between the events")
+@click.option("--why", "why", multiple=True, metavar="SKILL",
+              help="tell each point where SKILL could have fired and what held it back (implies --explain)")
 @_content_option
-def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator: bool, force: bool,
-           content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
+def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator: bool, force: bool, explain: bool,
+           why: tuple[str, ...], content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
     """Play a saved game back from its seed and decisions, and tell what happened.
 
     By default everything is told (for explanations); --seat N tells only what seat N saw.
     A transcript played with other content is refused unless --force is given."""
-    from sgs_runtime.narrate import story
+    from sgs_runtime.narrate import explain as explained
+    from sgs_runtime.narrate import merged, story
     from sgs_runtime.replay import ContentMismatch, TranscriptError
     from sgs_runtime.replay import replay as run
     from sgs_runtime.visibility import log_view
 
     from sgs_dsl.yamlsafe import read_file
 
+    if (explain or why) and (seat is not None or spectator):
+        raise click.UsageError("--explain and --why tell everything: they cannot be used with --seat or --spectator")
     content = _load(content_dir, _packs(pack_dirs))
+    watched = _why_skills(content, why)
+    explain = explain or bool(watched)
     try:
         # a bounded read of a regular file only (a FIFO or a device is refused, never read for ever)
         record = json.loads(read_file(transcript_file))
@@ -617,7 +652,8 @@ def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator:
         click.echo(f"warning: {transcript_file}: {note}", err=True)
 
     try:
-        game = run(content, record, force=force, warn=warn)
+        game = run(content, record, force=force, warn=warn,
+                   **({"trace": True, "why": watched} if explain else {}))
     except TranscriptError as exc:
         _fail(f"{transcript_file} is not a game transcript this engine can replay: {exc}")
         return
@@ -630,7 +666,12 @@ def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator:
     if seat is not None and not 0 <= seat < len(game.players):
         raise click.UsageError(f"--seat must be between 0 and {len(game.players) - 1}")
     records = log_view(game.log, -1 if spectator else seat)
-    if as_json:
+    if explain:
+        records = merged(game.log, game.trace or [])
+    if explain and not as_json:
+        for line in explained(game.log, game.trace or []):
+            click.echo(line)
+    elif as_json:
         for rec in records:
             click.echo(json.dumps(rec, ensure_ascii=False))
     else:

@@ -24,7 +24,7 @@ from sgs_runtime.definitions import Content
 from sgs_runtime.errors import GameError, IllegalDecision, LimitExceeded, SgsError
 from sgs_runtime.frame import Frame
 from sgs_runtime.game import Game, Limits, SeatSetup, TableSetup
-from sgs_runtime.model import SIGN_SUIT, SUIT_SIGN, TEXT_RANK, Card, Player, rank_text
+from sgs_runtime.model import SIGN_SUIT, SUIT_SIGN, TEXT_RANK, Card, Player, Zone, rank_text
 from sgs_runtime.requests import (
     ArrangeRequest,
     CardsRequest,
@@ -63,10 +63,24 @@ class CaseResult:
     reason: str = ""
     line: int = 1
     log: list[dict[str, Any]] = field(default_factory=list)
+    #: the explanation records (``explain=True``): requests and answers, ``--why`` points (narrate.py)
+    trace: list[dict[str, Any]] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "name": self.name, "passed": self.passed, "reason": self.reason,
-                "line": self.line}
+    def as_dict(self, records: bool = False) -> dict[str, Any]:
+        """The report of the case; ``records``: with its log, the explanation records in their places."""
+        out: dict[str, Any] = {"file": self.file, "name": self.name, "passed": self.passed, "reason": self.reason,
+                               "line": self.line}
+        if records:
+            from sgs_runtime.narrate import merged
+
+            out["records"] = merged(self.log, self.trace)
+        return out
+
+    def explain(self) -> list[str]:
+        """The story of the case's game, with every request, answer and skill offered (``--explain``)."""
+        from sgs_runtime.narrate import explain
+
+        return explain(self.log, self.trace)
 
 
 def parse_card(text: str) -> tuple[str, str, int]:
@@ -398,8 +412,11 @@ class _CaseCheck:
         if "choose" in d:
             items = d["choose"] if isinstance(d["choose"], list) else [d["choose"]]
             for j, item in enumerate(items):
+                where = path + ("choose", j) if isinstance(d["choose"], list) else path + ("choose",)
                 if isinstance(item, str) and CARD_RE.match(item.strip()):
-                    self.card(item, path + ("choose", j) if isinstance(d["choose"], list) else path + ("choose",))
+                    self.card(item, where)
+                elif isinstance(d["choose"], list) and isinstance(item, (str, int)) and not isinstance(item, bool):
+                    self.seat(item, where)  # a list that names no cards names players
         arrange = d.get("arrange") or {}
         for key in ("top", "bottom"):
             self.cards(arrange.get(key), path + ("arrange", key))
@@ -573,8 +590,9 @@ class _Script:
             for i, label in enumerate(req.options):
                 if str(label).lower().startswith(str(choice).lower()):
                     return i
-            raise NotOffered(self.case._at(where, f"'{choice}' is not an option; the options are "
-                                                  f"{', '.join(map(str, req.options))}"))
+            raise NotOffered(self.case._at(where, f"'{choice}' is not an option"
+                                                  f"{did_you_mean(str(choice), list(map(str, req.options)))}; "
+                                                  f"the options are {', '.join(map(str, req.options))}"))
         if isinstance(req, ArrangeRequest):
             spec = d["arrange"]
             top = [self.find_card(t, req.cards, where) for t in spec.get("top", [])]
@@ -658,6 +676,111 @@ def _norm(value: Any) -> Any:
     return value
 
 
+def _held(labels: Sequence[str]) -> str:
+    return "[" + ", ".join(labels) + "]" if labels else "nothing"
+
+
+def _show(value: Any) -> str:
+    """A value of an expectation as a case would write it: players by name, cards by label."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Player):
+        return value.name
+    label = getattr(value, "label", None)
+    if callable(label):  # a card
+        return str(label())
+    if isinstance(value, Zone):
+        return _held([c.label() for c in value.cards])
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return _held([_show(v) for v in value])
+    return "none" if value is None else str(value)
+
+
+def _unparse(node: Any) -> str:
+    """An expression of the effect language as text (to name the parts of a failed expectation)."""
+    import sgs_dsl.ast as A
+
+    if isinstance(node, A.Num):
+        return str(node.value)
+    if isinstance(node, A.Str):
+        return f'"{node.value}"'
+    if isinstance(node, A.Name):
+        return node.id
+    if isinstance(node, A.Const):
+        return "none" if node.value is None else str(node.value).lower()
+    if isinstance(node, A.ListExpr):
+        return "[" + ", ".join(map(_unparse, node.items)) + "]"
+    if isinstance(node, A.Attr):
+        return f"{_unparse(node.obj)}.{node.name}"
+    if isinstance(node, A.Call):
+        return f"{_unparse(node.func)}({', '.join(map(_unparse, node.args))})"
+    if isinstance(node, A.Comprehension):
+        cond = f" where {_unparse(node.cond)}" if node.cond is not None else ""
+        return f"{node.var} from {_unparse(node.source)}{cond}"
+    if isinstance(node, (A.BinOp, A.BoolOp)):
+        return f"{_unparse(node.left)} {node.op} {_unparse(node.right)}"
+    if isinstance(node, A.Compare):
+        op = {"notin": "not in", "isnot": "is not"}.get(node.op, node.op)
+        return f"{_unparse(node.left)} {op} {_unparse(node.right)}"
+    if isinstance(node, A.Not):
+        return f"not {_unparse(node.operand)}"
+    if isinstance(node, A.Neg):
+        return f"-{_unparse(node.operand)}"
+    return "..."
+
+
+class _Actual:
+    """What made an expectation false, in words: ``guanyu.hp was 4``, ``guanyu.hand held [...]``."""
+
+    def __init__(self, env: Any, file: str, vars_: dict[str, str], frame: Frame) -> None:
+        self.env = env
+        self.file = file
+        self.vars = vars_
+        self.frame = frame
+
+    def value(self, node: Any) -> tuple[bool, Any]:
+        try:
+            comp = Compiler(self.env, self.file)
+            fn = comp.condition(node, Scope(dict(self.vars)))
+            if comp.diagnostics:
+                return False, None
+            return True, fn(self.frame)
+        except Exception:  # a part that cannot be evaluated alone: it is not told
+            return False, None
+
+    def was(self, node: Any) -> str:
+        import sgs_dsl.ast as A
+
+        if isinstance(node, (A.Num, A.Str, A.Const)):
+            return ""
+        ok, value = self.value(node)
+        if not ok:
+            return ""
+        text, shown = _unparse(node), _show(value)
+        if text == shown:  # a name of itself (a player): nothing to tell
+            return ""
+        verb = "held" if isinstance(value, (Zone, list, tuple, set, frozenset)) else "was"
+        return f"{text} {verb} {shown}"
+
+    def explain(self, node: Any) -> str:
+        import sgs_dsl.ast as A
+
+        if isinstance(node, A.Compare):
+            parts = [self.was(node.left), self.was(node.right)]
+            return " and ".join(p for p in parts if p)
+        if isinstance(node, A.BoolOp) and node.op == "and":
+            ok, value = self.value(node.left)
+            if ok and not value:
+                return self.explain(node.left)
+            return self.explain(node.right)
+        if isinstance(node, A.BoolOp):  # or: both sides are false
+            parts = [self.explain(node.left), self.explain(node.right)]
+            return " and ".join(p for p in parts if p)
+        if isinstance(node, A.Not):
+            return self.was(node.operand)
+        return self.was(node)
+
+
 class _Checker:
     def __init__(self, case: _Case, game: Game) -> None:
         self.case = case
@@ -705,7 +828,8 @@ class _Checker:
                 out.append(f"line {line}: cannot evaluate '{text}': {exc}")
                 continue
             if not ok:
-                out.append(f"line {line}: expected {text}")
+                actual = _Actual(env, self.case.doc.path, vars_, Frame(self.game, dict(values))).explain(tree)
+                out.append(f"line {line}: expected {text}" + (f", but {actual}" if actual else ""))
         return out
 
     def _labels(self, cards: Iterable[Card]) -> list[str]:
@@ -723,7 +847,7 @@ class _Checker:
                     out.append(f"line {line}: {key} holds {have}, expected {[card_label(t) for t in facts['cards']]}")
                 for t in facts.get("contains", []) or []:
                     if card_label(t) not in have:
-                        out.append(f"line {line}: {key} does not hold {card_label(t)}")
+                        out.append(f"line {line}: {key} does not hold {card_label(t)} (it holds {_held(have)})")
                 if "count" in facts and len(have) != facts["count"]:
                     out.append(f"line {line}: {key} holds {len(have)} cards, expected {facts['count']}")
                 top = [card_label(t) for t in facts.get("top", []) or []]
@@ -754,7 +878,8 @@ class _Checker:
                     out.append(f"line {line}: {p.name}'s pile {name} is {have}, expected {want}")
             for t in facts.get("contains", []) or []:
                 if card_label(t) not in [c.label() for c in p.all_cards()]:
-                    out.append(f"line {line}: {p.name} does not hold {card_label(t)}")
+                    out.append(f"line {line}: {p.name} does not hold {card_label(t)} (it holds "
+                               f"{_held(self._labels(p.all_cards()))})")
         return out
 
     def winner(self) -> list[str]:
@@ -791,7 +916,10 @@ class _Checker:
         return out
 
 
-def run_document(content: Content, doc: Document) -> CaseResult:
+def run_document(content: Content, doc: Document, explain: bool = False, why: Sequence[str] = ()) -> CaseResult:
+    """Check, play and judge one case. ``explain``: keep the explanation records (requests asked and
+    their answers; for each skill of ``why``, every point where it could have fired and what held it
+    back) in the result's ``trace``; they change nothing in the game."""
     name = str(doc.data.get("name", Path(doc.path).stem)) if isinstance(doc.data, dict) else doc.path
     errs = schema_errors(doc, "scenario")
     if not errs:
@@ -811,7 +939,7 @@ def run_document(content: Content, doc: Document) -> CaseResult:
         stop = data.get("stop", "turn")
         limits = Limits(turns=60 if stop == "game" else 200)
         game = Game(content, rules, seed=int(data.get("seed", 0)), options=data.get("options"), table=table,
-                    limits=limits)
+                    limits=limits, trace=explain or bool(why), why=[content.canonical(w) for w in why])
         if stop == "turn":
             game.stop_turns = 1
         elif isinstance(stop, dict) and "turns" in stop:
@@ -829,19 +957,19 @@ def run_document(content: Content, doc: Document) -> CaseResult:
         problems = _Checker(case, game).problems()
         if problems:
             raise CaseFailure("; ".join(problems))
-        return CaseResult(doc.path, name, True, log=game.log)
+        return CaseResult(doc.path, name, True, log=game.log, trace=game.trace or [])
     except CaseFailure as exc:
-        return CaseResult(doc.path, name, False, str(exc), log=game.log if game else [])
+        reason = str(exc)
     except LimitExceeded as exc:
-        return CaseResult(doc.path, name, False, f"the game did not stop: {exc}", log=game.log if game else [])
+        reason = f"the game did not stop: {exc}"
     except GameError as exc:
-        return CaseResult(doc.path, name, False, f"engine error: {exc}", log=game.log if game else [])
+        reason = f"engine error: {exc}"
     except SgsError as exc:
-        return CaseResult(doc.path, name, False, str(exc), log=game.log if game else [])
+        reason = str(exc)
     except Exception as exc:  # a bug: this case fails, the others still run
-        where = _innermost(exc)
-        return CaseResult(doc.path, name, False, f"internal error (a bug in the engine, not in the case): "
-                                                 f"{type(exc).__name__}: {exc}{where}", log=game.log if game else [])
+        reason = f"internal error (a bug in the engine, not in the case): {type(exc).__name__}: {exc}{_innermost(exc)}"
+    return CaseResult(doc.path, name, False, reason, log=game.log if game else [],
+                      trace=(game.trace or []) if game else [])
 
 
 def _innermost(exc: BaseException) -> str:
@@ -870,7 +998,7 @@ def scenario_files(paths: Sequence[str | Path]) -> list[Path]:
     return [p for p, _ in _found(paths)]
 
 
-def run_file(content: Content, path: str | Path) -> CaseResult:
+def run_file(content: Content, path: str | Path, explain: bool = False, why: Sequence[str] = ()) -> CaseResult:
     from .loader import _display
 
     display = _display(Path(path))
@@ -879,11 +1007,14 @@ def run_file(content: Content, path: str | Path) -> CaseResult:
     except ContentError as exc:
         d: Diagnostic = exc.diagnostics[0]
         return CaseResult(display, Path(path).stem, False, "; ".join(x.text() for x in exc.diagnostics), d.line)
-    return run_document(content, doc)
+    return run_document(content, doc, explain, why)
 
 
-def run_path(content: Content, paths: Sequence[str | Path]) -> list[CaseResult]:
-    """Run every case below ``paths``; a case that cannot be read or run fails, and the others still run."""
+def run_path(content: Content, paths: Sequence[str | Path], explain: bool = False,
+             why: Sequence[str] = ()) -> list[CaseResult]:
+    """Run every case below ``paths``; a case that cannot be read or run fails, and the others still run.
+
+    ``explain``, ``why``: keep the explanation records of each case (:func:`run_document`)."""
     from .loader import _display
 
     results = []
@@ -892,7 +1023,7 @@ def run_path(content: Content, paths: Sequence[str | Path]) -> list[CaseResult]:
             display = _display(p)
             results.append(CaseResult(display, p.name, False, Diagnostic(display, 1, 1, "E105", problem).text()))
         else:
-            results.append(run_file(content, p))
+            results.append(run_file(content, p, explain, why))
     return results
 
 

@@ -97,7 +97,8 @@ class Game:
     def __init__(self, content: Content, rules: Ruleset, *, players: int = 5, seed: int = 0,
                  options: Optional[dict[str, Any]] = None, table: Optional[TableSetup] = None,
                  hero_pool: Optional[Sequence[str]] = None, limits: Optional[Limits] = None,
-                 log_sink: Optional[IO[str]] = None, keep_log: bool = True) -> None:
+                 log_sink: Optional[IO[str]] = None, keep_log: bool = True, trace: bool = False,
+                 why: Iterable[str] = ()) -> None:
         self.content = content
         self.rules = rules
         self.options: dict[str, Any] = dict(rules.options)
@@ -125,6 +126,14 @@ class Game:
         self.keep_log = keep_log
         self.log_sink = log_sink
         self.decisions: list[dict[str, Any]] = []
+        # explanations (``--explain``, ``--why``): who was asked what and how they answered, and the
+        # points where a watched skill could have fired and what held it back. Kept apart from
+        # the log (each record's ``at`` is the number of log records before it), so that the log
+        # and every result are the same with or without them; ``None``: nothing is noted.
+        self.trace: Optional[list[dict[str, Any]]] = [] if trace else None
+        self.why: frozenset[str] = frozenset(why) if trace else frozenset()
+        self.why_timings: frozenset[str] = frozenset(
+            tr.timing for sid in self.why if (sk := content.skills.get(sid)) is not None for tr in sk.triggers)
         self.pending: Optional[Request] = None
         self.result: Optional[GameResult] = None
         self.error: Optional[BaseException] = None
@@ -182,6 +191,8 @@ class Game:
         # IllegalDecision before anything is recorded or changed, and ``req`` stays pending
         req.check(answer)
         self.record_decision(req, answer)
+        if self.trace is not None:
+            self.note_request(req, answer)
         return self._advance(answer)
 
     def play(self, agents: Sequence[Any]) -> GameResult:
@@ -215,6 +226,8 @@ class Game:
         """Yield a request unless its answer is forced; return the answer."""
         forced = forced_answer(req)
         if forced is not _NOT_FORCED:
+            if self.trace is not None:
+                self.note_request(req, forced, forced=True)
             return forced
         answer = yield req
         return answer
@@ -222,6 +235,32 @@ class Game:
     def record_decision(self, req: Request, answer: Any) -> None:
         """Keep an answer so that the game can be replayed (cards by id, players by seat)."""
         self.decisions.append({"player": req.player.seat, "kind": req.kind, "answer": encode(answer)})
+
+    def note(self, what: str, /, **fields: Any) -> None:
+        """An explanation record (only when the game keeps a ``trace``): nothing else changes."""
+        if self.trace is None:
+            return
+        self.trace.append(self._record("at", what, fields))
+
+    def _record(self, place: str, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """A record: its place (``seq`` in the log, ``at`` in the trace), kind, turn and plain fields."""
+        record: dict[str, Any] = {place: len(self.log), "event": kind}
+        if self.current is not None:
+            record["turn"] = self.turn_number
+        for k, v in fields.items():
+            record[k] = plain(v)
+        return record
+
+    def note_request(self, req: Request, answer: Any, forced: bool = False) -> None:
+        """Note who was asked what, and the answer (or that they declined; ``forced``: the only one)."""
+        if self.trace is None:
+            return
+        from .narrate import describe_answer
+
+        text, declined = describe_answer(req, answer)
+        skill = getattr(req, "skill", None)
+        self.note("asked", player=req.player, kind=req.kind, prompt=req.prompt, answer=text, declined=declined,
+                  forced=forced, **({"skill": skill} if skill else {}))
 
     # ------------------------------------------------------------------ events
 
@@ -235,7 +274,8 @@ class Game:
 
     def waits(self, timing: str) -> bool:
         """Whether any skill or rule waits at ``timing`` now (when not, its event need not be built)."""
-        return bool(self.skillset.owners_at(timing)) or timing in self._trigger_index
+        return (bool(self.skillset.owners_at(timing)) or timing in self._trigger_index
+                or (self.trace is not None and timing in self.why_timings))  # --why: every point is seen
 
     def pass_point(self) -> None:
         """An event nobody waits for: counted and bounded as :meth:`push` would, but never built."""
@@ -283,11 +323,7 @@ class Game:
                     self.count_skill(through)
         if not self.keep_log and self.log_sink is None:
             return
-        record: dict[str, Any] = {"seq": len(self.log), "event": kind}
-        if self.current is not None:
-            record["turn"] = self.turn_number
-        for k, v in fields.items():
-            record[k] = plain(v)
+        record = self._record("seq", kind, fields)
         if self.keep_log:
             self.log.append(record)
         else:

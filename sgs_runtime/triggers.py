@@ -90,6 +90,8 @@ def fire(g: "Game", timing: str, event: Event,
     at the point (most timings, most of the time) there is nothing to run: an empty
     tuple is returned instead of a generator.
     """
+    if g.trace is not None and timing in g.why_timings:
+        _watch(g, timing, event, extra)
     owners = g.skillset.owners_at(timing)
     if g.check_caches:
         g.skillset.verify(timing)
@@ -101,6 +103,52 @@ def fire(g: "Game", timing: str, event: Event,
 
 
 _NOTHING: tuple[()] = ()
+
+
+def _watch(g: "Game", timing: str, event: Event, extra: Optional[dict[int, list["Trigger"]]]) -> None:
+    """``--why``: note, for each skill watched that waits at ``timing``, whether it can fire for each
+    player who has it, and if not what holds it back (as the point is reached, before anything fires)."""
+    subject = subject_of(timing, event)
+    for owner in g.seats_from(g.current):
+        valid = {sk.id: sk for sk in g.active_skills(owner)} if owner.alive else {}
+        for tr in (extra or {}).get(owner.seat, []):
+            if tr.skill is not None:
+                valid.setdefault(tr.skill.id, tr.skill)
+        for sid in sorted(g.why):
+            skill = valid.get(sid) or next((sk for sk in owner.skills if sk.id == sid), None)
+            if skill is None:
+                continue
+            for tr in skill.triggers:
+                if tr.timing == timing:
+                    held = _held(g, tr, owner, timing, event, subject, sid in valid)
+                    g.note("why", skill=sid, player=owner, timing=timing, held=held,
+                           trigger=f"{tr.source.file}:{tr.source.line}")
+
+
+def _held(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Event,
+          subject: Optional["Player"], valid: bool) -> Optional[str]:
+    """What keeps ``tr`` from firing for ``owner`` now, in words; ``None``: nothing does."""
+    whose = subject.name if subject is not None else "nobody"
+    if not owner.alive and not (timing == "death" and subject is owner):
+        return f"{owner.name} was dead"
+    if not valid:
+        return f"the skill was not valid for {owner.name} (lost, or made invalid)"
+    if tr.who == "me" and subject is not owner:
+        return f"the event was {whose}'s, not {owner.name}'s"
+    if tr.who == "others" and (subject is None or subject is owner):
+        return f"the event was {owner.name}'s own (the skill answers the events of others)"
+    if tr.skill is not None and not _eligible(g, tr, owner, timing, event, subject, condition=False):
+        if tr.limit is not None and owner.skill_uses.get((tr.skill.id, tr.limit.scope), 0) >= tr.limit.count:
+            return f"its limit ({tr.limit.count} per {tr.limit.scope}) was used up"
+        return "the equipment it comes from has no effect on a player of the event"
+    if tr.condition is not None:
+        try:
+            ok = bool(tr.condition(Frame(g, {"me": owner, "event": event})))
+        except Exception as exc:  # noqa: BLE001 - an explanation must not end the game
+            return f"its condition (if:) could not be evaluated: {exc}"
+        if not ok:
+            return "its condition (if:) was false"
+    return None
 
 
 def _fire(g: "Game", timing: str, event: Event, owners: frozenset[int],
