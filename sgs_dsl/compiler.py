@@ -175,6 +175,9 @@ class Compiler:
         self.diagnostics: list[Diagnostic] = []
         self.unit = Unit(file)
         self._iter_depth = 0  # > 0 inside the iterable of a Python comprehension, where ':=' is not allowed
+        # True while checking a trigger whose 'on:' names no timing (already reported): what depends on
+        # the timing (may the event be changed or cancelled here ...) is not checked, the rest is
+        self.timing_unknown = False
 
     # ------------------------------------------------------------ reporting
 
@@ -825,7 +828,13 @@ class Compiler:
             ]
         if isinstance(target, A.Attr) and isinstance(target.obj, A.Name) and target.obj.id == "event":
             if scope.event is None:
-                self.error(target.pos, "E306", "there is no event to change here")
+                if not self.timing_unknown:
+                    self.error(target.pos, "E306", "there is no event to change here")
+                else:  # the event's type is not known: a field that no event has is still wrong
+                    fields = sorted({n for cls in _EVENT_CLASSES.values() for n in cls.FIELDS})
+                    if target.name not in fields:
+                        self.error(target.name_pos, "E304", f"no event has a field '{target.name}'"
+                                                            f"{did_you_mean(target.name, fields)}")
                 return False, []
             fname = target.name
             if fname not in scope.event.FIELDS:
@@ -865,7 +874,8 @@ class Compiler:
             return False, [Line(0, code("break", pos=s.pos))]
         if kind == "cancel":
             timing = TIMINGS.get(scope.timing or "")
-            if scope.event is None or (timing is not None and not timing.before and scope.event is not SignalEvent):
+            if (scope.event is None and not self.timing_unknown) or (
+                    timing is not None and not timing.before and scope.event is not SignalEvent):
                 self.error(s.pos, "E306", "'cancel' is only allowed in a trigger at a 'before' timing "
                                           "(before_draw, damage_caused, damage_taken, before_effect ...) or a signal")
             return False, [Line(0, code("v['event'].cancelled = True", pos=s.pos))]
@@ -1112,7 +1122,7 @@ class Compiler:
         return self._got(True, ops.judge, [who], s.pos, lambda got: [self.bind("judge", got, scope, s.pos)])
 
     def _s_Retrial(self, s: A.Retrial, scope: Scope) -> Stmt:
-        if scope.timing != "judge_retrial":
+        if scope.timing != "judge_retrial" and not self.timing_unknown:
             self.error(s.pos, "E306", "'retrial' is only allowed in a trigger on judge_retrial")
         who, card = self._subject(s, scope), self._cards(s.card, scope)
         return self.act(True, ops.retrial, [who, card], s.pos)
@@ -1169,7 +1179,7 @@ class Compiler:
                          lambda got: [self.bind("confirmed", got, scope, s.pos)])
 
     def _s_Provide(self, s: A.Provide, scope: Scope) -> Stmt:
-        if scope.timing != "respond_asked":
+        if scope.timing != "respond_asked" and not self.timing_unknown:
             self.error(s.pos, "E306", "'provide' is only allowed in a trigger on respond_asked")
         card = self._card_or_name(s.card, scope)
         return self.act(False, ops.provide, [card], s.pos)
@@ -1234,7 +1244,7 @@ class Compiler:
         return self.act(False, ops.deny, [player], s.pos)
 
     def _s_Redirect(self, s: A.Redirect, scope: Scope) -> Stmt:
-        if scope.timing not in ("targeted", "targeting"):
+        if scope.timing not in ("targeted", "targeting") and not self.timing_unknown:
             self.error(s.pos, "E306", "'redirect' is only allowed in a trigger on targeted or targeting")
         player = self._player(s.player, scope)
         return self.act(False, ops.redirect, [player], s.pos)

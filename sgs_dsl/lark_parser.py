@@ -6,8 +6,9 @@ first use), so that a run whose snippets all come from the cache never loads Lar
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
-from typing import Any, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -15,7 +16,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import ast as A
 from . import parser as _parser
-from .errors import Diagnostic
+from .errors import Diagnostic, did_you_mean
 from .parser import GRAMMAR, Origin, SyntaxProblem, _bad_dedent
 
 
@@ -76,6 +77,147 @@ def _describe(terminal: str) -> str:
     return terminal.lower().lstrip("_")
 
 
+#: how the first words of the statements are found in the grammar: these rules start statements,
+#: and their first terminals (not those of an expression, as in `target draw 2`) are the statement words
+_STATEMENT_RULES = ("action", "compound_stmt", "let_stmt", "control_stmt")
+_EXPRESSION_RULES = ("subject", "postfix", "expr", "named")
+
+
+def _terminal_words(name: str) -> list[str]:
+    """The words a keyword terminal matches ('damage'; ``/(?:draws|draw)\\b/``), or none."""
+    for t in grammar_parser().terminals:
+        if t.name == name:
+            if t.pattern.type == "str":
+                return [t.pattern.value] if re.fullmatch(r"[a-z_]+", t.pattern.value) else []
+            m = re.fullmatch(r"\(\?:([a-z_|]+)\)\\b", t.pattern.value)
+            return m.group(1).split("|") if m else []
+    return []
+
+
+@lru_cache(maxsize=None)
+def _first_terminals(rule: str) -> frozenset[str]:
+    """The terminals a statement of ``rule`` may start with, from the grammar (an optional subject skipped)."""
+    out: set[str] = set()
+    todo, seen = [rule], set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for r in grammar_parser().rules:
+            if r.origin.name != name or not r.expansion:
+                continue
+            first = r.expansion[0]
+            if first.is_term:
+                out.add(first.name)
+            elif first.name not in _EXPRESSION_RULES:
+                todo.append(first.name)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def statement_words() -> tuple[str, ...]:
+    """Every word a statement can begin with (``draw``, ``draws``, ``if``, ``let``, ``look`` ...), from the grammar."""
+    words: set[str] = set()
+    for rule in _STATEMENT_RULES:
+        for term in _first_terminals(rule):
+            words.update(_terminal_words(term))
+    return tuple(sorted(words))
+
+
+def _verb_position(expected: Iterable[str]) -> bool:
+    """Whether the parser wanted the verb of a statement here (after its subject: `target ▮`)."""
+    verbs, exp = _first_terminals("action"), set(expected)
+    # at the start of a statement a name (the subject) or `if` may come too; after the subject they may not
+    return len(verbs & exp) * 2 > len(verbs) and not exp & ((_first_terminals("compound_stmt") - verbs) | {"NAME"})
+
+
+def _near(word: str) -> str:
+    """`` (did you mean 'draw'?)`` over the statement words, or '' (the bare form preferred: draw, not draws)."""
+    hint = did_you_mean(word, statement_words())
+    m = re.fullmatch(r" \(did you mean '([a-z_]+)s'\?\)", hint)
+    if m and m.group(1) in statement_words():
+        return f" (did you mean '{m.group(1)}'?)"
+    return hint
+
+
+def _leaf_tokens(node: Any) -> list[Token]:
+    if isinstance(node, Token):
+        return [node]
+    out: list[Token] = []
+    for child in getattr(node, "children", ()):
+        out.extend(_leaf_tokens(child))
+    return out
+
+
+#: a word for the statements, in messages that list them
+_SOME_STATEMENTS = "draw, discard, damage, recover, give, gain, choose, judge, ask, use ..."
+
+
+def _statement_problem(text: str, exc: UnexpectedToken) -> Optional[tuple[int, int, str]]:
+    """A statement the grammar lacks: (line, col, message) in snippet coordinates, or None if it is not that.
+
+    The parser read an expression at the start of a statement (a subject, as in `target draw 2`, or
+    the left side of `x += 1`) and found no verb after it: the words are compared with the
+    grammar's statement words.
+    """
+    if not _verb_position(exc.expected):
+        return None
+    stack = getattr(getattr(getattr(exc, "interactive_parser", None), "parser_state", None), "value_stack", None)
+    if not stack:
+        return None
+    subject = stack[-1]
+    leaves = _leaf_tokens(subject)
+    if not leaves or any(t.line is None or t.column is None for t in leaves):
+        return None
+    first, tok = leaves[0], exc.token
+    start, end = first.start_pos, leaves[-1].end_pos
+    if start is None or end is None:
+        return None
+    written = " ".join(text[start:end].split())
+    at_subject = (first.line or 1, first.column or 1)
+    placed = tok.line is not None and tok.column is not None and tok.type not in ("_NL", "$END", "_DEDENT")
+    at_token = (tok.line or 1, tok.column or 1)
+    one_name = len(leaves) == 1 and first.type == "NAME"
+    if tok.type == "NAME":  # `target drwa 2`: the word after the subject is no statement word
+        hint = _near(str(tok))
+        if hint:
+            return (*at_token, f"no such statement '{tok}'{hint}")
+        if not one_name:
+            return (*at_token, f"no such statement '{tok}' after '{written}'; a statement begins with one of: "
+                               f"{_SOME_STATEMENTS}")
+    if one_name:  # `drwa 2`: the first word is no statement word
+        hint = _near(str(first))
+        if hint or tok.type in ("NAME", "NUMBER", "STRING", "LPAR", "LSQB"):
+            more = "" if hint else f"; a statement begins with one of: {_SOME_STATEMENTS}"
+            return (*at_subject, f"no such statement '{first}'{hint}{more}")
+    last = leaves[-1]
+    if not placed and not one_name and last.type == "NAME" and str(last) in statement_words():
+        return (*at_subject, f"no such statement '{written}': it is a value, not a statement (did you mean '{last}'?)")
+    what = {"PLUS": "'+='", "MINUS": "'-='", "COMP_OP": "'='"}.get(tok.type)
+    if what is not None and placed:
+        return (*at_token, f"no such statement: '{written}' is followed by {str(tok)!r}, where a statement "
+                           f"word or '=', '+=', '-=' is needed (did you mean {what}?)")
+    if not placed:
+        return (*at_subject, f"no such statement '{written}': a value must be followed by a statement "
+                             f"word ({_SOME_STATEMENTS}) or by '=', '+=', '-='")
+    return (*at_token, f"no such statement: '{written}' is followed by {str(tok)!r}, where a statement "
+                       f"word ({_SOME_STATEMENTS}) or '=', '+=', '-=' is needed")
+
+
+def _expected_words(expected: Iterable[str]) -> Optional[str]:
+    """What the parser wanted, in words, when it wanted many things; None if no summary fits."""
+    exp = set(expected)
+    if _verb_position(exp):
+        return f"a statement word ({_SOME_STATEMENTS}) or '=', '+=', '-='"
+    starts = _first_terminals("action") | _first_terminals("compound_stmt")
+    if len(starts & exp) * 2 > len(starts):
+        return "a statement"
+    if {"NAME", "NUMBER", "STRING"} <= exp:
+        return "a value (a name, a number, a quoted text, a list or an expression in parentheses)"
+    return None
+
+
 def _syntax_message(exc: UnexpectedInput) -> str:
     if isinstance(exc, UnexpectedCharacters):
         return f"unexpected character {exc.char!r}"
@@ -87,13 +229,16 @@ def _syntax_message(exc: UnexpectedInput) -> str:
             got = "end of text"
         elif tok.type == "_NL":
             got = "end of line"
-        elif tok.type in ("_INDENT", "_DEDENT"):
+        elif tok.type == "_INDENT":
+            return "this line is indented more than the one before, which opens no block (no ':' at its end)"
+        elif tok.type == "_DEDENT":
             got = "a change of indentation"
         else:
             got = repr(str(tok))
         expected = sorted({_describe(t) for t in exc.expected if not t.startswith("__")})
         if len(expected) > 6:
-            return f"unexpected {got}"
+            words = _expected_words(exc.expected)
+            return f"unexpected {got}; expected {words}" if words else f"unexpected {got}"
         return f"unexpected {got}; expected {', '.join(expected)}"
     return "syntax error"
 
@@ -106,6 +251,10 @@ def parse(text: str, origin: Origin, start: str) -> Any:
         tree = grammar_parser().parse(text, start=start)
     except UnexpectedInput as exc:
         line, col = exc.line, exc.column
+        problem = _statement_problem(text, exc) if start == "start" and isinstance(exc, UnexpectedToken) else None
+        if problem is not None:
+            fl, fc = origin.map(problem[0], problem[1])
+            raise SyntaxProblem(Diagnostic(origin.file, fl, fc, "E200", f"effect syntax: {problem[2]}")) from None
         if isinstance(exc, UnexpectedToken) and exc.token.type in ("_NL", "$END", "_DEDENT"):
             # point at the end of the line that is unfinished rather than the next line
             lines = text.split("\n")
@@ -115,6 +264,14 @@ def parse(text: str, origin: Origin, start: str) -> Any:
             while ln > 1 and not lines[ln - 1].strip():
                 ln -= 1
             line, col = ln, len(lines[ln - 1].rstrip()) + 1
+        if isinstance(exc, UnexpectedToken) and exc.token.type == "_INDENT":
+            # the token sits at the end of the line before: point at the first word of the indented line
+            lines = text.split("\n")
+            ln = max(getattr(exc.token, "line", 1) or 1, 1)
+            while ln < len(lines) and (not lines[ln].strip() or lines[ln].lstrip().startswith("#")):
+                ln += 1
+            if ln < len(lines):
+                line, col = ln + 1, len(lines[ln]) - len(lines[ln].lstrip(" \t")) + 1
         if line is None or line < 1:
             line, col = 1, 1
         fl, fc = origin.map(line, col)

@@ -7,7 +7,9 @@ True
 A content tree has ``cards/``, ``heroes/`` and ``rules/`` folders of YAML
 files. Every problem found is a :class:`Diagnostic` with ``file:line:col``;
 :func:`load_content` raises :class:`ContentError` with all of them, and
-:func:`check_content` returns them (for ``sgs validate``).
+:func:`check_content` returns them (for ``sgs validate``). A file with schema errors is
+still checked, without the objects those errors are in (:func:`schema_valid_part`), so
+that one run reports every problem of the file.
 
 The steps that depend on nothing but a file's bytes (reading its YAML, checking it
 against its schema, parsing its snippets) are kept between runs in the user's cache
@@ -119,6 +121,97 @@ def _schema_diagnostics(doc: Document, err: Any) -> list[Diagnostic]:
         return [Diagnostic(doc.path, line, col, "E113",
                            f"{where} must be one of: {options}{did_you_mean(str(err.instance), map(str, err.validator_value))}")]
     return [Diagnostic(doc.path, line, col, "E113", f"{where}: {err.message}")]
+
+
+#: how many rounds of taking out what the schema refuses (:func:`schema_valid_part`) before a file is given up
+PRUNE_ROUNDS = 32
+
+
+def schema_valid_part(doc: Document, kind: str) -> Optional[tuple[Document, set[str], dict[str, set[str]]]]:
+    """The document without the parts its schema refuses, so that the file's other checks can run.
+
+    An unknown key is taken out (nothing reads it); any other schema error takes out the object
+    it is in: the item of a top-level list (a card, a hero, a skill, a phase, a deck line) or the
+    entry of a top-level mapping (a role, a mark), or a top-level key. The rest is checked again,
+    until it passes. A list item keeps its place, so that every position stays that of the file.
+
+    Returns the part that passes, the top-level keys something was taken from, and the names that
+    what was taken out declared, by category (``card``, ``hero``, ``skill``, ``kingdom``, ``phase``,
+    ``role``, ``mark``, ``option``). None when nothing of the file can be kept (a required top-level key is wrong).
+    """
+    validator = _validators()[kind]
+    keys: set[str] = set()
+    names: dict[str, set[str]] = {}
+    for _ in range(PRUNE_ROUNDS):
+        targets: set[PathKey] = set()
+        for err in validator.iter_errors(doc.data):
+            targets.update(_refused_parts(err))
+        if not targets:
+            return doc, keys, names
+        if () in targets:
+            return None
+        for t in targets:
+            keys.add(str(t[0]))
+            category = _DECLARING.get(str(t[0]))
+            if len(t) == 2 and category is not None:
+                _names_of(category, t[1], _get(doc.data, t), names)
+        doc = _without(doc, targets)
+    return None
+
+
+def _refused_parts(err: Any) -> set[PathKey]:
+    """The paths that one schema error takes out (see :func:`schema_valid_part`)."""
+    path: PathKey = tuple(err.absolute_path)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        allowed = err.schema.get("properties", {}) if isinstance(err.schema, dict) else {}
+        keys = {path + (k,) for k in err.instance if k not in allowed
+                and not (isinstance(k, str) and _matches_pattern(err.schema, k))}
+        if keys:
+            return keys
+    return {path[:2]}
+
+
+#: the top-level keys whose items (or entries) declare names, and the category of those names
+_DECLARING = {"cards": "card", "heroes": "hero", "skills": "skill", "phases": "phase", "roles": "role",
+              "marks": "mark", "options": "option"}
+
+
+def _names_of(category: str, key: Any, item: Any, out: dict[str, set[str]]) -> None:
+    """Add the names an item taken out declared (its id, aliases and kingdoms), or an entry's own key."""
+    if isinstance(key, str):
+        out.setdefault(category, set()).add(key)
+        return
+    if not isinstance(item, dict):
+        return
+    for field_, cat in (("id", category), ("aliases", category), ("kingdom", "kingdom"), ("kingdoms", "kingdom")):
+        value = item.get(field_)
+        for n in value if isinstance(value, list) else [value]:
+            if isinstance(n, str):
+                out.setdefault(cat, set()).add(n)
+
+
+def _without(doc: Document, paths: set[PathKey]) -> Document:
+    """A copy of ``doc`` without the values at ``paths``; the items after one taken out of a list move up."""
+    moved: dict[PathKey, PathKey] = {}  # old path -> new path, of everything kept
+
+    def rec(node: Any, old: PathKey, new: PathKey) -> Any:
+        moved[old] = new
+        if isinstance(node, dict):
+            return {k: rec(v, old + (k,), new + (k,)) for k, v in node.items() if old + (k,) not in paths}
+        if isinstance(node, list):
+            out: list[Any] = []
+            for i, v in enumerate(node):
+                if old + (i,) not in paths:
+                    out.append(rec(v, old + (i,), new + (len(out),)))
+            return out
+        return node
+
+    data = rec(doc.data, (), ())
+
+    def remap(table: dict[PathKey, Any]) -> dict[PathKey, Any]:
+        return {moved[p]: v for p, v in table.items() if p in moved}
+
+    return Document(doc.path, data, remap(doc.positions), remap(doc.key_positions), remap(doc.scalars))
 
 
 def _matches_pattern(schema: dict[str, Any], key: str) -> bool:
@@ -243,6 +336,11 @@ class Loader:
         self._families: list[tuple[Document, PathKey, dict[str, Any]]] = []  # kinds with 'is:'
         self._quantity_calls: dict[str, list[tuple[Document, PathKey, set[str]]]] = {}  # quantity -> its base's calls
         self.origin = ""  # the origin of the files added now (see _File.origin)
+        # what schema errors took out of files (schema_valid_part): by category, the names declared there
+        # (card, hero, skill ids ...), which stay known, so that a reference to one is not reported as
+        # unknown on top of the schema error; and by file, the top-level keys something was taken from
+        self.refused: dict[str, set[str]] = {}
+        self.refused_keys: dict[str, set[str]] = {}
 
     # ------------------------------------------------------------ input
 
@@ -316,6 +414,13 @@ class Loader:
         errs = schema_errors(doc, kind)
         self.diags.extend(errs)
         if errs:
+            # the rest of the file is still checked (declarations, references, snippets); it is not cached
+            part = schema_valid_part(doc, kind)
+            if part is not None:
+                for category, names in part[2].items():
+                    self.refused.setdefault(category, set()).update(names)
+                self.refused_keys[display] = part[1]
+                self.files.append(_File(kind, part[0], self.origin))
             return
         if self.cache is not None:
             self._entries[display] = _Entry(entry_key, kind, pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
@@ -405,20 +510,22 @@ class Loader:
         self._asts[key] = tree
         return tree
 
-    def expr(self, doc: Document, path: PathKey, scope: Scope) -> Optional[D.ExprFn]:
+    def expr(self, doc: Document, path: PathKey, scope: Scope, timing_unknown: bool = False) -> Optional[D.ExprFn]:
         tree = self.parse(doc, path, block=False)
         if tree is None:
             return None
         comp = Compiler(self.env, doc.path)
+        comp.timing_unknown = timing_unknown
         fn = comp.condition(tree, scope)
         self.diags.extend(comp.diagnostics)
         return fn
 
-    def block(self, doc: Document, path: PathKey, scope: Scope) -> Optional[D.BlockFn]:
+    def block(self, doc: Document, path: PathKey, scope: Scope, timing_unknown: bool = False) -> Optional[D.BlockFn]:
         tree = self.parse(doc, path, block=True)
         if tree is None:
             return None
         comp = Compiler(self.env, doc.path)
+        comp.timing_unknown = timing_unknown
         fn = comp.block(tree, scope)
         self.diags.extend(comp.diagnostics)
         return fn
@@ -494,6 +601,10 @@ class Loader:
                 for qname, q in (d.get("quantities") or {}).items():
                     env.quantities[qname] = tuple(q.get("params", []))
         env.add("slot", sorted(env.slots))
+        for category in ("card", "hero", "skill", "kingdom", "phase", "role"):
+            env.add(category, sorted(self.refused.get(category, ())))
+        env.marks.update(self.refused.get("mark", ()))
+        env.options.update(self.refused.get("option", ()))
         self.content.aliases = dict(env.aliases)
         # signals: names sent by 'signal X' anywhere
         for f in self.files:
@@ -674,7 +785,9 @@ class Loader:
             while cur is not None and cur.parent is not None:
                 up: str = cur.parent
                 if up not in cards:
-                    self.err(doc, path + ("is",), "E300", f"unknown card '{up}'{did_you_mean(up, cards)}")
+                    if up not in self.refused.get("card", ()):  # else: its schema error is reported
+                        known = [*cards, *sorted(self.refused.get("card", ()))]
+                        self.err(doc, path + ("is",), "E300", f"unknown card '{up}'{did_you_mean(up, known)}")
                     cur = None
                     break
                 if up in chain:
@@ -861,6 +974,11 @@ class Loader:
         else:
             self.err(doc, path + ("on",), "E303", f"unknown timing '{timing}'"
                                                   f"{did_you_mean(timing, list(TIMINGS) + sorted(self.env.signals))}")
+            # the rest of the trigger is still checked, against an event of no known type: names,
+            # statements and attributes that no event has; what depends on the timing is not
+            unknown = Scope({"me": "player", "event": "any"})
+            self.expr(doc, path + ("if",), unknown.child(), timing_unknown=True)
+            self.block(doc, path + ("do",), unknown.child(), timing_unknown=True)
             return None
         scope = Scope({"me": "player", "event": event_type_name(cls)}, event=cls, timing=timing)
         cond = self.expr(doc, path + ("if",), scope.child())
@@ -956,7 +1074,8 @@ class Loader:
             rank_text = cell[1:]
             rank = TEXT_RANK.get(rank_text) or int(rank_text)
             out.append(D.DeckCard(canon, suit, rank, doc.position(("deck", i))[0]))
-        self.lint_deck(doc, d, out)
+        if not self.refused_keys.get(doc.path, set()) & {"deck", "deck_counts", "suit_counts", "unique_cells"}:
+            self.lint_deck(doc, d, out)  # else the deck is not all there: its counts would be wrong too
         return out
 
     def lint_deck(self, doc: Document, d: dict[str, Any], deck: list[D.DeckCard]) -> None:
@@ -1138,10 +1257,12 @@ class Loader:
         doc = top.doc
         for n, table in tables.items():
             for r in table:
-                if r not in roles:
+                if r not in roles and r not in self.refused.get("role", ()):
                     self.err(doc, ("id",), "E300", f"role table for {n} players names unknown role '{r}'")
         if "phases" not in fields:
-            self.err(doc, ("id",), "E112", f"rules '{raw['id']}' have no phases (give them or extend rules that do)")
+            if not any(self.refused_keys.get(p.doc.path, set()) & {"phases", "extends"} for p in chain):
+                self.err(doc, ("id",), "E112", f"rules '{raw['id']}' have no phases (give them or extend rules "
+                                               "that do)")  # else their schema error is reported
             return None
         sel = raw.get("selection") or {}
         selection = D.Selection(sel.get("first"), int(sel.get("first_random", 2)), int(sel.get("choices", 3)),
@@ -1163,7 +1284,7 @@ class Loader:
     # ------------------------------------------------------------ references
 
     def check_references(self) -> None:
-        skills = self.content.skills
+        skills = dict.fromkeys([*self.content.skills, *sorted(self.refused.get("skill", ()))])
         for f in self.files:
             d, doc = f.doc.data, f.doc
             if f.kind == "rules":
