@@ -45,6 +45,8 @@ from .parser import Origin, SyntaxProblem, parse_expression
 from .yamlsafe import Document, find_yaml_files, load_file
 
 CARD_RE = re.compile(r"^([a-z][a-z0-9_]*) +([SHCD]|♠|♥|♣|♦)(10|[2-9]|[AJQK])$")
+# a card lying in a judge area as another card: 'indulgence[jink D2]' (国色)
+FACE_RE = re.compile(r"^([a-z][a-z0-9_]*)\[(.+)\]$")
 
 
 class CaseFailure(Exception):
@@ -92,7 +94,10 @@ def parse_card(text: str) -> tuple[str, str, int]:
 
 
 def card_label(text: str) -> str:
-    """'slash S7' -> 'slash ♠7' (the log's spelling)."""
+    """'slash S7' -> 'slash ♠7' (the log's spelling); 'indulgence[jink D2]' -> 'indulgence[jink ♦2]'."""
+    face = FACE_RE.match(text.strip())
+    if face:
+        return f"{face.group(1)}[{card_label(face.group(2))}]"
     name, suit, rank = parse_card(text)
     return f"{name} {SUIT_SIGN[suit]}{rank_text(rank)}"
 
@@ -120,6 +125,17 @@ class _Case:
     def cards(self, items: Sequence[str], path: tuple[Any, ...]) -> list[Card]:
         return [self.card(t, path + (i,)) for i, t in enumerate(items or [])]
 
+    def judge_cards(self, items: Sequence[str], path: tuple[Any, ...]) -> list[Card]:
+        """A judge area's cards; ``KIND[CARD]`` is CARD lying there as KIND (国色)."""
+        out = []
+        for i, t in enumerate(items or []):
+            face = FACE_RE.match(t.strip())
+            card = self.card(face.group(2) if face else t, path + (i,))
+            if face:
+                card.face = self.content.cards[self.content.canonical(face.group(1))]
+            out.append(card)
+        return out
+
     def _at(self, path: tuple[Any, ...], message: str) -> str:
         line, col = self.doc.position(path)
         return f"line {line}: {message}"
@@ -136,7 +152,7 @@ class _Case:
                 hero=hero, role=s["role"], hp=s.get("hp"), max_hp=s.get("max_hp"), alive=s.get("alive", True),
                 hand=self.cards(s.get("hand", []), ("seats", i, "hand")),
                 equip=self.cards(s.get("equip", []), ("seats", i, "equip")),
-                judge=self.cards(s.get("judge", []), ("seats", i, "judge")),
+                judge=self.judge_cards(s.get("judge", []), ("seats", i, "judge")),
                 marks=dict(s.get("marks", {})), chained=bool(s.get("chained", False)),
                 piles={k: self.cards(v, ("seats", i, "piles", k)) for k, v in (s.get("piles") or {}).items()}))
         turn = self.data.get("turn", 0)
@@ -240,6 +256,16 @@ class _CaseCheck:
         return canon
 
     def card(self, text: Any, path: tuple[Any, ...]) -> Optional[Any]:
+        face = FACE_RE.match(str(text).strip())
+        if face:  # CARD lying in a judge area as KIND (the schema allows it there only)
+            self.card(face.group(2), path)
+            kind = self.content.cards.get(self.content.canonical(face.group(1)))
+            if kind is None:
+                self.err(path, "E300", f"unknown card '{face.group(1)}'{did_you_mean(face.group(1), self.content.cards)}")
+            elif kind.delayed is None:
+                self.err(path, "E301", f"'{kind.id}' is not a delayed trick: only a delayed trick lies in a judge "
+                                       f"area as another card")
+            return kind
         m = CARD_RE.match(str(text).strip())
         if m is None:
             return None  # the schema has said so
@@ -468,6 +494,9 @@ class _Script:
             (who, decision), = item.items()
             seat = case.seat_index(who, ("decisions", i))
             self.queues.setdefault(seat, []).append((i, decision))
+        # decision index -> why a request with a single legal answer did not take it
+        self.forced_notes: dict[int, str] = {}
+        game.on_forced = self.forced
 
     def player(self, ref: Any, where: tuple[Any, ...]) -> Player:
         return self.game.players[self.case.seat_index(ref, where)]
@@ -526,6 +555,26 @@ class _Script:
                 raise CaseFailure(self.case._at(where, f"the engine refused {self._show(decision)} from "
                                                        f"{req.player.name}: {exc}")) from None
             return ans
+
+    def forced(self, req: Request, answer: Any) -> None:
+        """The engine answered ``req`` itself (its single legal answer): the seat's next decision is
+        taken when it names that answer; one that names something else waits (and, if nothing takes it,
+        the leftover says what the engine answered)."""
+        queue = self.queues.get(req.player.seat, [])
+        if not queue:
+            return
+        index, decision = queue[0]
+        if isinstance(decision, dict) and "refuse" in decision or not self.fits(req, decision):
+            return
+        try:
+            ans = self.build(req, decision, ("decisions", index, req.player.name))
+        except (NotOffered, CaseFailure):
+            ans = None
+        if _same_answer(ans, answer):
+            queue.pop(0)
+            return
+        self.forced_notes.setdefault(index, f"{req.player.name} was asked to {req.prompt} ({req.kind}), which has a "
+                                            f"single legal answer, {_show_answer(req, answer)}: the engine gave it")
 
     def _show(self, decision: Any) -> str:
         if isinstance(decision, str):
@@ -649,11 +698,28 @@ class _Script:
     def leftovers(self) -> list[str]:
         out = []
         for seat, queue in sorted(self.queues.items()):
-            for _index, decision in queue:
+            for index, decision in queue:
                 if decision in ("pass", "end"):
                     continue  # a player with nothing left to do is not asked
-                out.append(f"{self.game.players[seat].name}: {self._show(decision)}")
+                note = self.forced_notes.get(index)
+                out.append(f"{self.game.players[seat].name}: {self._show(decision)}" + (f" ({note})" if note else ""))
         return out
+
+
+def _same_answer(mine: Any, forced: Any) -> bool:
+    """Whether a scripted answer is the forced one (the same cards or players, in any order)."""
+    if isinstance(forced, list):
+        return isinstance(mine, list) and len(mine) == len(forced) and all(
+            any(m is f for f in forced) for m in mine)
+    return type(mine) is type(forced) and mine == forced
+
+
+def _show_answer(req: Request, answer: Any) -> str:
+    if isinstance(req, OptionRequest) and isinstance(answer, int):
+        return f"'{req.options[answer]}'"
+    if isinstance(answer, list):
+        return "[" + ", ".join(a.name if isinstance(a, Player) else a.label() for a in answer) + "]"
+    return str(answer)
 
 
 def _matches(record: dict[str, Any], pattern: dict[str, Any]) -> bool:
@@ -670,6 +736,9 @@ def _matches(record: dict[str, Any], pattern: dict[str, Any]) -> bool:
 
 def _norm(value: Any) -> Any:
     if isinstance(value, str) and CARD_RE.match(value):
+        return card_label(value)
+    face = FACE_RE.match(value) if isinstance(value, str) else None
+    if face and CARD_RE.match(face.group(2).strip()):  # one card seen as another: 'indulgence[jink D2]'
         return card_label(value)
     if isinstance(value, list):
         return [_norm(v) for v in value]
@@ -953,7 +1022,8 @@ def run_document(content: Content, doc: Document, explain: bool = False, why: Se
             req = game.answer(script.answer(req))
         left = script.leftovers()
         if left:
-            raise CaseFailure("decisions left unused (the game never asked for them): " + "; ".join(left))
+            why = "the game never asked for them" if not script.forced_notes else "not taken by the requests asked"
+            raise CaseFailure(f"decisions left unused ({why}): " + "; ".join(left))
         problems = _Checker(case, game).problems()
         if problems:
             raise CaseFailure("; ".join(problems))

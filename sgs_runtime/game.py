@@ -19,7 +19,7 @@ import os
 import json
 import random
 from dataclasses import dataclass, field
-from typing import IO, Any, Generator, Iterable, Optional, Sequence
+from typing import IO, Any, Callable, Generator, Iterable, Optional, Sequence
 
 from .definitions import Content, Ruleset, Skill, Trigger
 from .errors import GameError, IllegalDecision, LimitExceeded
@@ -143,6 +143,9 @@ class Game:
         self.stop_at_phase: Optional[str] = None  # rule cases: stop once this phase has ended
         self.stop_turns: Optional[int] = None  # rule cases: stop after this many turns
         self.stop_requested = False
+        # told of each request the engine answers itself (its single legal answer), with that answer:
+        # rule cases accept a scripted decision that names it
+        self.on_forced: Optional[Callable[[Request, Any], None]] = None
         self._gen: Optional[Gen] = None
         self._trigger_index: dict[str, list[Trigger]] = {}
         for tr in [*content.pack_triggers, *rules.triggers]:
@@ -228,6 +231,8 @@ class Game:
         if forced is not _NOT_FORCED:
             if self.trace is not None:
                 self.note_request(req, forced, forced=True)
+            if self.on_forced is not None:
+                self.on_forced(req, forced)
             return forced
         answer = yield req
         return answer
