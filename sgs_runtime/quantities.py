@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .errors import GameError
 from .frame import Frame
-from .statecache import verify
+from .statecache import remembered
 from .model import AnyCard, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,18 +32,7 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
     too). Its entries keep their arguments, so an argument's ``id`` is not reused while its
     entry lives. With ``g.check_caches`` every remembered value is computed again and compared.
     """
-    version = g.version
-    key = (name, *map(id, args))
-    hit = g.state_cache.get(version, key)
-    if hit is not None:
-        if g.check_caches:
-            verify(lambda: f"{name}({', '.join(getattr(a, 'name', None) or repr(a) for a in args)})", hit[0],
-                   _quantity(g, name, args))
-        return hit[0]
-    value = _quantity(g, name, args)
-    if g.version == version:  # (computing a quantity changes nothing; if it did, keep nothing)
-        g.state_cache.put(version, key, value, args)
-    return value
+    return remembered(g, (name, *map(id, args)), args, _quantity, name, args)
 
 
 #: how deeply quantities may ask each other (a modifier of one reading another ...)

@@ -27,9 +27,12 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from .errors import GameError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
 
 
 class StateCache:
@@ -57,8 +60,36 @@ class StateCache:
         self.entries[key] = (value, keep)
 
 
-def verify(what: Callable[[], str], remembered: Any, fresh: Any) -> None:
+def remembered(g: "Game", key: tuple[Any, ...], keep: Sequence[Any], compute: Callable[..., Any],
+               *args: Any) -> Any:
+    """``compute(g, *args)``, remembered under ``key`` while the state version holds.
+
+    ``keep``: the objects ``key`` names by id (kept alive with the entry). With
+    ``g.check_caches`` a remembered answer is computed again and must be the same. An
+    answer whose computing moved the version on is not kept (pure questions never do)."""
+    version = g.version
+    hit = g.state_cache.get(version, key)
+    if hit is not None:
+        if g.check_caches:
+            _verify(key, keep, hit[0], compute(g, *args))
+        return hit[0]
+    value = compute(g, *args)
+    if g.version == version:
+        g.state_cache.put(version, key, value, keep)
+    return value
+
+
+def _verify(key: tuple[Any, ...], keep: Sequence[Any], remembered: Any, fresh: Any) -> None:
     """Raise when a remembered answer differs from one computed now (the cache check)."""
     if fresh != remembered:
-        raise GameError(f"cache check: {what()} was remembered as {remembered!r} but is {fresh!r} now: "
+        shown = ", ".join(_shown(a) for a in keep)
+        raise GameError(f"cache check: {key[0]}({shown}) was remembered as {remembered!r} but is {fresh!r} now: "
                         "a change of the state did not move the state version on (Game.touch)")
+
+
+def _shown(value: Any) -> str:
+    name = getattr(value, "name", None)
+    if isinstance(name, str):
+        return name
+    label = getattr(value, "label", None)
+    return str(label()) if callable(label) else type(value).__name__

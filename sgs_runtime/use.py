@@ -29,7 +29,7 @@ from .model import AnyCard, Card, Player, VirtualCard
 from .moves import clear_processing, equip, move
 from .prohibitions import forbids_target, forbids_use
 from .requests import PlayAction, PlayOption, PlayRequest
-from .statecache import verify
+from .statecache import remembered
 from .triggers import count_use, fire, fire_deferred
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,18 +46,8 @@ def target_spec(card: AnyCard) -> TargetSpec:
 
 def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
     """Whether ``target`` is a legal target of ``card`` for ``user`` (remembered per state version)."""
-    version = g.version
-    key = ("eligible", id(user), id(target), id(card), id(spec))
-    hit = g.state_cache.get(version, key)
-    if hit is not None:
-        if g.check_caches:
-            verify(lambda: f"eligible({user.name}, {target.name}, {card.label()})", hit[0],
-                   _eligible(g, user, target, card, spec))
-        return bool(hit[0])
-    ok = _eligible(g, user, target, card, spec)
-    if g.version == version:
-        g.state_cache.put(version, key, ok, (card, spec))
-    return ok
+    return bool(remembered(g, ("eligible", id(user), id(target), id(card), id(spec)), (user, target, card, spec),
+                           _eligible, user, target, card, spec))
 
 
 def _eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
