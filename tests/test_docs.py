@@ -319,6 +319,37 @@ def test_the_events_table_names_only_fields_events_have() -> None:
         assert named and named <= fields[cells[0]], f"4.2 {cells[0]}: {sorted(named - fields[cells[0]])}"
 
 
+def _event_rows() -> dict[str, tuple[set[str], set[str], set[str]]]:
+    """The rows of 4.2: event kind -> (its timings, its fields, its fields marked changeable)."""
+    rows = {}
+    for row in section(language(), "### 4.2 Events and their fields").splitlines():
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", row)[1:-1]]
+        if len(cells) != 3 or not re.fullmatch(r"[a-z_]+", cells[0]):
+            continue
+        outside = re.sub(r"\([^()]*(?:\([^()]*\)[^()]*)*\)", "", cells[2])
+        named = {s for s in code_spans(outside) if re.fullmatch(r"[a-z_]+", s)}
+        changeable = set(re.findall(r"`([a-z_]+)` \(\*\*changeable\*\*", cells[2]))
+        rows[cells[0]] = (set(code_spans(cells[1])), named, changeable)
+    return rows
+
+
+def test_the_events_table_lists_every_event_with_all_its_fields_and_timings() -> None:
+    from sgs_runtime import events
+
+    rows = _event_rows()
+    for cls in vars(events).values():
+        if not (isinstance(cls, type) and issubclass(cls, events.Event)) or cls is events.Event:
+            continue
+        assert cls.kind in rows, f"4.2 has no row for the '{cls.kind}' event"
+        timings, named, changeable = rows[cls.kind]
+        assert named == set(cls.FIELDS), f"4.2 {cls.kind}: missing {sorted(set(cls.FIELDS) - named)}"
+        if cls is not events.SignalEvent:  # a signal's timings are the content's own names
+            own = {t.name for t in events.TIMINGS.values() if t.event is cls}
+            assert timings == own, f"4.2 {cls.kind}: timings {sorted(timings ^ own)}"
+        mutable = set(getattr(cls, "MUTABLE", ()))
+        assert changeable == mutable, f"4.2 {cls.kind}: changeable {sorted(changeable ^ mutable)}"
+
+
 # statements: the words each statement of the grammar starts with
 
 
