@@ -695,6 +695,10 @@ class _Script:
                         as_card=self.case.content.canonical(d["as"]) if "as" in d else
                         next((o.as_card for o in req.options if o.skill is not None and o.skill.id == sid), None))
 
+    def done(self) -> bool:
+        """Whether every scripted decision has been taken."""
+        return not any(self.queues.values())
+
     def leftovers(self) -> list[str]:
         out = []
         for seat, queue in sorted(self.queues.items()):
@@ -1006,7 +1010,7 @@ def run_document(content: Content, doc: Document, explain: bool = False, why: Se
         rules = content.ruleset(data.get("rules"))
         table = case.table()
         stop = data.get("stop", "turn")
-        limits = Limits(turns=60 if stop == "game" else 200)
+        limits = Limits(turns=60 if stop in ("game", "decisions") else 200)
         game = Game(content, rules, seed=int(data.get("seed", 0)), options=data.get("options"), table=table,
                     limits=limits, trace=explain or bool(why), why=[content.canonical(w) for w in why])
         if stop == "turn":
@@ -1019,6 +1023,8 @@ def run_document(content: Content, doc: Document, explain: bool = False, why: Se
         case.game = game
         req = game.start()
         while req is not None:
+            if stop == "decisions" and isinstance(req, PlayRequest) and script.done():
+                break  # every decision taken and the game at rest: read the state now (a turn's states still on)
             req = game.answer(script.answer(req))
         left = script.leftovers()
         if left:
