@@ -160,7 +160,7 @@ class _Case:
         return TableSetup(seats, self.cards(self.data.get("draw_pile", []), ("draw_pile",)),
                           self.cards(self.data.get("discard_pile", []), ("discard_pile",)),
                           [self.content.canonical(h) for h in self.data.get("unused_heroes", [])], current,
-                          self.data.get("phase"))
+                          self.data.get("phase"), deck_from_rules=self.data.get("deck") == "rules")
 
     def seat_index(self, ref: Any, path: tuple[Any, ...]) -> int:
         if isinstance(ref, int):

@@ -89,6 +89,7 @@ class TableSetup:
     unused_heroes: list[str] = field(default_factory=list)
     current: int = 0
     phase: Optional[str] = None
+    deck_from_rules: bool = False  # the rest of the rules' deck, shuffled, lies below ``draw_pile``
 
 
 class Game:

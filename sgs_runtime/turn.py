@@ -14,6 +14,7 @@ A phase: ``before_phase`` (cancel: skipped), ``phase_start``, its block,
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any, Optional
 
 from .definitions import Hero, PhaseDef
@@ -29,13 +30,30 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def build_deck(g: "Game") -> list[Card]:
+    """The rules' deck, in the order of its packs (not shuffled); ids follow the game's cards."""
+    first = max((c.id for c in g.cards), default=-1) + 1
     cards: list[Card] = []
     for pack in g.rules.card_packs:
         for dc in g.content.decks.get(pack, []):
             if dc.rank in g.rules.removed_ranks:
                 continue
-            cards.append(Card(len(g.cards) + len(cards), g.content.cards[dc.kind], dc.suit, dc.rank))
+            cards.append(Card(first + len(cards), g.content.cards[dc.kind], dc.suit, dc.rank))
     return cards
+
+
+def rest_of_deck(g: "Game") -> list[Card]:
+    """The rules' deck without the cards already in the game (one copy of each: same card, suit and
+    rank), shuffled: what a set table's draw pile holds below its named cards (rule cases' ``deck: rules``)."""
+    placed = Counter((c.base.id, c.printed_suit, c.rank) for c in g.cards)
+    rest = []
+    for c in build_deck(g):
+        key = (c.base.id, c.printed_suit, c.rank)
+        if placed[key] > 0:
+            placed[key] -= 1
+            continue
+        rest.append(c)
+    g.rng.shuffle(rest)
+    return rest
 
 
 def hero_pool(g: "Game") -> list[str]:
@@ -195,6 +213,10 @@ def setup_table(g: "Game") -> None:
     for c in table.discard_pile:
         g.discard_pile.add(c)
         g.cards.append(c)
+    if table.deck_from_rules:
+        for c in rest_of_deck(g):
+            g.draw_pile.add(c)
+            g.cards.append(c)
     g.unused_heroes = list(table.unused_heroes)
     g.current = g.players[table.current]
 
