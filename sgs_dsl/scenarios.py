@@ -141,6 +141,12 @@ class _Case:
         return f"line {line}: {message}"
 
     def table(self) -> TableSetup:
+        if "hero_pile" in self.data:  # the game starts with the heroes' choice: seats give their roles only
+            return TableSetup([SeatSetup(hero=None, role=s["role"]) for s in self.data["seats"]],
+                              self.cards(self.data.get("draw_pile", []), ("draw_pile",)),
+                              self.cards(self.data.get("discard_pile", []), ("discard_pile",)),
+                              deck_from_rules=self.data.get("deck") == "rules",
+                              hero_pile=[self.content.canonical(h) for h in self.data["hero_pile"]])
         seats = []
         for i, s in enumerate(self.data["seats"]):
             hero = self.content.canonical(s["hero"])
@@ -228,10 +234,10 @@ class _CaseCheck:
             self.hero(h, ("unused_heroes", i))
         for key in ("draw_pile", "discard_pile"):
             self.cards(d.get(key), (key,))
-        if "turn" in d:
+        if "turn" in d and "hero_pile" not in d:
             self.seat(d["turn"], ("turn",))
         if self.rules is not None:
-            if "phase" in d:
+            if "phase" in d and "hero_pile" not in d:
                 self.phase(d["phase"], ("phase",))
             stop = d.get("stop")
             if isinstance(stop, dict) and "after_phase" in stop:
@@ -306,6 +312,10 @@ class _CaseCheck:
         canon = self.content.canonical(text)
         if canon in self.seated or (not started and canon in self.content.heroes):
             return  # a seat may become another hero (转世): any hero may name it at the end
+        if started and "hero_pile" in self.data:
+            self.err(path, "E300", f"no seat is '{text}': the seats of a case dealt from hero_pile have no hero "
+                                   f"before the deal; name a seat by number or seatN (seat0 to seat{n - 1})", key)
+            return
         names = list(self.seated)
         self.err(path, "E300", f"no seat is '{text}'{did_you_mean(text, names)} (seats: {', '.join(names)})", key)
 
@@ -334,10 +344,45 @@ class _CaseCheck:
                                        f"{did_you_mean(str(value), rules.role_table_variants)} (the tables: "
                                        f"{', '.join(rules.role_table_variants)})")
 
+    def dealt(self) -> None:
+        """A case dealt from its hero pile starts before the heroes are chosen: its seats give their
+        roles only, and the table is the rules' (no turn, phase or unused heroes of its own)."""
+        seen: dict[str, int] = {}
+        for i, h in enumerate(self.data["hero_pile"]):
+            hero = self.hero(h, ("hero_pile", i))
+            if hero in seen:
+                self.err(("hero_pile", i), "E310", f"'{hero}' is twice in the hero pile (also at {seen[hero]})")
+            elif hero is not None:
+                seen[hero] = i
+        for i, s in enumerate(self.data.get("seats") or []):
+            if self.rules is not None and self.rules.roles and s["role"] not in self.rules.roles:
+                self.role(s["role"], ("seats", i, "role"))
+            for key in s:
+                if key != "role":
+                    self.err(("seats", i, key), "E330", f"a case dealt from hero_pile starts before the heroes are "
+                                                        f"chosen: a seat gives only its role, not '{key}'", key=True)
+        for key in ("turn", "phase", "unused_heroes"):
+            if key in self.data:
+                self.err((key,), "E330", f"a case dealt from hero_pile starts at the beginning of the game: "
+                                         f"'{key}' is the rules' (the first seat of the rules' first role plays "
+                                         "first; the heroes not chosen are the unused heroes)", key=True)
+        n = len(self.data.get("seats") or [])
+        if self.rules is not None and not self.rules.players_min <= n <= self.rules.players_max:
+            self.err(("seats",), "E330", f"{n} seats, but the rules '{self.rules.id}' play "
+                                         f"{self.rules.players_min} to {self.rules.players_max} players")
+
     def seats(self) -> None:
+        if "hero_pile" in self.data:
+            self.dealt()
+            return
         ok = True
         for i, s in enumerate(self.data.get("seats") or []):
             path = ("seats", i)
+            if "hero" not in s:
+                self.err(path, "E112", "the seat has no 'hero' (every seat needs one, unless the case deals from "
+                                       "'hero_pile')")
+                ok = False
+                continue
             hero = self.hero(s["hero"], path + ("hero",))
             if hero is None:
                 ok = False

@@ -64,9 +64,10 @@ class GameResult:
 
 @dataclass
 class SeatSetup:
-    """A seat given by hand (rule cases): everything optional but the hero."""
+    """A seat given by hand (rule cases): everything optional but the role; no hero while the
+    table deals from a hero pile (:attr:`TableSetup.hero_pile`)."""
 
-    hero: str
+    hero: Optional[str]
     role: str
     hp: Optional[int] = None
     max_hp: Optional[int] = None
@@ -90,6 +91,9 @@ class TableSetup:
     current: int = 0
     phase: Optional[str] = None
     deck_from_rules: bool = False  # the rest of the rules' deck, shuffled, lies below ``draw_pile``
+    # the hero pile as it is after the shuffle (top first): the game starts with the heroes' choice,
+    # the seats' roles fixed, and deals the start hands from ``draw_pile``
+    hero_pile: Optional[list[str]] = None
 
 
 class Game:

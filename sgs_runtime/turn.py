@@ -15,9 +15,10 @@ A phase: ``before_phase`` (cancel: skipped), ``phase_start``, its block,
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Optional
 
-from .definitions import Hero, PhaseDef
+from .definitions import Hero, PhaseDef, Text
 from .errors import UsageError
 from .events import GameEvent, PhaseEvent, TurnEvent
 from .frame import Frame, GameOver, StopEffect
@@ -26,7 +27,7 @@ from .requests import OptionRequest
 from .triggers import fire, reset_scope
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game, Gen
+    from .game import Game, Gen, TableSetup
 
 
 def build_deck(g: "Game") -> list[Card]:
@@ -119,15 +120,19 @@ def _roles(g: "Game") -> list[str]:
 
 def select_heroes(g: "Game", roles: list[str]) -> "Gen":
     """Hero selection; returns one hero id per seat."""
-    pool = hero_pool(g)
-    g.rng.shuffle(pool)
+    if g.table is not None and g.table.hero_pile is not None:
+        pool = list(g.table.hero_pile)  # a rule case: the pile as it is after the shuffle
+    else:
+        pool = hero_pool(g)
+        g.rng.shuffle(pool)
     sel = g.rules.selection
     n = len(roles)
     picks: list[Optional[str]] = [None] * n
     first_seats = [i for i, r in enumerate(roles) if r == sel.lord_role]
-    # provisional players so requests can name a seat
-    stand_in = g.content.heroes[pool[0]] if pool else next(iter(g.content.heroes.values()))
-    g.players = [Player(i, stand_in, roles[i]) for i in range(n)]
+    # provisional players so requests can name a seat: "seat0" ... until the heroes are chosen
+    template = g.content.heroes[pool[0]] if pool else next(iter(g.content.heroes.values()))
+    g.players = [Player(i, replace(template, id=f"seat{i}", name=Text(f"{i}号位", f"seat {i}"), skills=(),
+                                   aliases=()), roles[i]) for i in range(n)]
     order = first_seats + [i for i in range(n) if i not in first_seats]
     for seat in order:
         if seat in first_seats:
@@ -156,7 +161,10 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
 
 
 def setup_random(g: "Game") -> "Gen":
-    roles = _roles(g)
+    """Roles dealt, heroes chosen, the deck shuffled and the start hands drawn; a rule case that deals
+    from its hero pile fixes the roles (its seats'), the hero pile and the draw pile."""
+    table = g.table
+    roles = [s.role for s in table.seats] if table is not None else _roles(g)
     heroes = yield from select_heroes(g, roles)
     g.players = [make_player(g, i, g.content.heroes[h], roles[i]) for i, h in enumerate(heroes)]
     g.bump()
@@ -164,11 +172,14 @@ def setup_random(g: "Game") -> "Gen":
         bonus = _bonus(g, p.role)
         p.max_hp += bonus
         p.hp = p.max_hp
-    deck = build_deck(g)
-    g.cards.extend(deck)
-    g.rng.shuffle(deck)
-    for c in deck:
-        g.draw_pile.add(c)
+    if table is not None:
+        lay_piles(g, table)
+    else:
+        deck = build_deck(g)
+        g.cards.extend(deck)
+        g.rng.shuffle(deck)
+        for c in deck:
+            g.draw_pile.add(c)
     g.emit("setup", seed=g.seed, rules=g.rules.id,
            players=[{"seat": p.seat, "hero": p.name, "role": p.role if p.role_revealed else "?",
                      "hp": p.hp} for p in g.players])
@@ -180,11 +191,27 @@ def setup_random(g: "Game") -> "Gen":
         yield from draw(g, p, g.rules.start_hand)
 
 
+def lay_piles(g: "Game", table: "TableSetup") -> None:
+    """A set table's draw pile (from the top; the rest of the rules' deck below it with
+    ``deck_from_rules``) and discard pile."""
+    for c in table.draw_pile:
+        g.draw_pile.add(c)
+        g.cards.append(c)
+    for c in table.discard_pile:
+        g.discard_pile.add(c)
+        g.cards.append(c)
+    if table.deck_from_rules:
+        for c in rest_of_deck(g):
+            g.draw_pile.add(c)
+            g.cards.append(c)
+
+
 def setup_table(g: "Game") -> None:
     table = g.table
     assert table is not None
     g.players = []
     for i, seat in enumerate(table.seats):
+        assert seat.hero is not None  # a table dealt from a hero pile is set up by setup_random
         hero = g.content.heroes[seat.hero]
         p = make_player(g, i, hero, seat.role)
         p.alive = seat.alive
@@ -207,16 +234,7 @@ def setup_table(g: "Game") -> None:
     for p, seat in zip(g.players, table.seats):  # the lord's bonus depends on the whole table
         p.max_hp = seat.max_hp if seat.max_hp is not None else p.max_hp + _bonus(g, seat.role)
         p.hp = seat.hp if seat.hp is not None else p.max_hp
-    for c in table.draw_pile:
-        g.draw_pile.add(c)
-        g.cards.append(c)
-    for c in table.discard_pile:
-        g.discard_pile.add(c)
-        g.cards.append(c)
-    if table.deck_from_rules:
-        for c in rest_of_deck(g):
-            g.draw_pile.add(c)
-            g.cards.append(c)
+    lay_piles(g, table)
     g.unused_heroes = list(table.unused_heroes)
     g.current = g.players[table.current]
 
@@ -228,7 +246,7 @@ def run_game(g: "Game") -> "Gen":
     g.bump()
     try:
         start_phase: Optional[str] = None
-        if g.table is not None:
+        if g.table is not None and g.table.hero_pile is None:
             setup_table(g)
             g.bump()  # the seats' equipment and skills are in place now
             start_phase = g.table.phase
