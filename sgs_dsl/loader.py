@@ -991,8 +991,10 @@ class Loader:
             limit = D.Limit(int(n), scope_name)
         locked = skill.locked if skill is not None else True
         optional = bool(raw.get("optional", not locked))
+        if_text = " ".join(str(raw["if"]).split()) if raw.get("if") is not None else ""
         return D.Trigger(timing, raw.get("who", "me"), cond, optional, raw.get("per"), limit, body, skill,
-                         self.source(doc, path), raw.get("label", ""))
+                         self.source(doc, path), raw.get("label", ""), if_text=if_text,
+                         if_source=self.source(doc, path + ("if",)) if if_text else None)
 
     def _card_ref(self, doc: Document, path: PathKey, cid: str) -> str:
         canon = self.env.aliases.get(cid, cid)

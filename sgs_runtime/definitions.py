@@ -176,6 +176,8 @@ class Trigger:
     source: Source
     label: str = ""
     cost: Optional[BlockFn] = None
+    if_text: str = ""  # the condition as written (explanations quote it)
+    if_source: Optional[Source] = None
 
 
 @dataclass

@@ -125,6 +125,15 @@ def _watch(g: "Game", timing: str, event: Event, extra: Optional[dict[int, list[
                            trigger=f"{tr.source.file}:{tr.source.line}")
 
 
+def _quoted(tr: "Trigger") -> str:
+    """A trigger's condition as written, with where it is: ``if: X (file:line)``."""
+    if not tr.if_text:
+        return "(if:)"
+    text = tr.if_text if len(tr.if_text) <= 120 else tr.if_text[:117] + "..."
+    where = f" ({tr.if_source.file}:{tr.if_source.line})" if tr.if_source is not None else ""
+    return f"'if: {text}'{where}"
+
+
 def _held(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Event,
           subject: Optional["Player"], valid: bool) -> Optional[str]:
     """What keeps ``tr`` from firing for ``owner`` now, in words; ``None``: nothing does."""
@@ -145,9 +154,9 @@ def _held(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Event,
         try:
             ok = bool(tr.condition(Frame(g, {"me": owner, "event": event})))
         except Exception as exc:  # noqa: BLE001 - an explanation must not end the game
-            return f"its condition (if:) could not be evaluated: {exc}"
+            return f"its condition {_quoted(tr)} could not be evaluated: {exc}"
         if not ok:
-            return "its condition (if:) was false"
+            return f"its condition {_quoted(tr)} was false"
     return None
 
 

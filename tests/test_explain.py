@@ -174,7 +174,7 @@ def test_explain_tells_what_was_declined(content: Any, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("case, held", [
     (GANGLIE, "the event was xuchu's, not xiahoudun's"),
-    (NO_SOURCE, "its condition (if:) was false"),
+    (NO_SOURCE, "its condition 'if: event.source != none and event.source.alive' (heroes/standard.yaml:253) was false"),
     (INVALID, "the skill was not valid for xiahoudun (lost, or made invalid)"),
 ])
 def test_why_tells_what_held_a_skill_back(content: Any, case: Path, held: str) -> None:
