@@ -89,6 +89,17 @@ def schema_errors(doc: Document, kind: str) -> list[Diagnostic]:
     return out
 
 
+def _where(path: PathKey) -> str:
+    """A schema path in words: ``seats.1.hand``; a rule case's decision by its number and seat,
+    ``decision 2 (guanyu)``, ``decision 2 (guanyu).use``."""
+    if not path:
+        return "the file"
+    if len(path) >= 3 and path[0] == "decisions" and isinstance(path[1], int):
+        rest = ".".join(map(str, path[3:]))
+        return f"decision {path[1] + 1} ({path[2]})" + (f".{rest}" if rest else "")
+    return ".".join(map(str, path))
+
+
 def _schema_diagnostics(doc: Document, err: Any) -> list[Diagnostic]:
     path = tuple(err.absolute_path)
     if err.validator == "additionalProperties":
@@ -99,15 +110,20 @@ def _schema_diagnostics(doc: Document, err: Any) -> list[Diagnostic]:
             if key in allowed or _matches_pattern(err.schema, key):
                 continue
             line, col = doc.key_position(path + (key,))
-            where = f" in {'.'.join(map(str, path))}" if path else ""
-            out.append(Diagnostic(doc.path, line, col, "E110",
-                                  f"unknown key '{key}'{where}{did_you_mean(key, allowed)}"))
+            where = f" in {_where(path)}" if path else ""
+            hint = did_you_mean(key, allowed)
+            if not hint and len(path) == 3 and path[0] == "decisions":  # say what a decision may be
+                hint = f" (a decision is pass, end, yes, no or one of: {', '.join(allowed)})"
+            out.append(Diagnostic(doc.path, line, col, "E110", f"unknown key '{key}'{where}{hint}"))
         return out
     if err.validator in ("oneOf", "anyOf") and err.context:
-        best = max(err.context, key=lambda e: len(e.absolute_path))
+        # the branch the value was meant for: not one whose type or fixed values it does not have at all
+        fitting = [e for e in err.context
+                   if not (e.validator in ("type", "enum") and len(e.absolute_path) == len(path))]
+        best = max(fitting or err.context, key=lambda e: len(e.absolute_path))
         return _schema_diagnostics(doc, best)
     line, col = doc.position(path)
-    where = ".".join(map(str, path)) or "the file"
+    where = _where(path)
     if err.validator == "type":
         want = err.validator_value
         want = " or ".join(want) if isinstance(want, list) else want

@@ -125,3 +125,16 @@ def test_the_rules_deck_below_the_named_pile_follows_the_seed(content: Any, tmp_
     assert first == again and first != other
     assert first[:2] == ["jink diamond 2", "jink diamond 3"] and len(first) == 2 + 104 - 5
     assert sorted(first[2:]) == sorted(other[2:])
+
+
+def test_a_wrong_decision_is_told_by_its_number_and_seat_with_what_a_decision_may_be(
+        content: Any, tmp_path: Path) -> None:
+    path = tmp_path / "bad_decisions.yaml"
+    path.write_text("name: bad decisions\nseats:\n  - {hero: guanyu, role: rebel}\n  - {hero: xiahoudun, role: lord}\n"
+                    "decisions:\n  - guanyu: {use: 5}\n  - guanyu: {invok: wusheng}\n  - guanyu: {frob: 1}\n",
+                    encoding="utf-8")
+    reason = run_file(content, path).reason
+    assert "6:19: E111 decision 1 (guanyu).use must be a text, not a number" in reason
+    assert "7:14: E110 unknown key 'invok' in decision 2 (guanyu) (did you mean 'invoke'?)" in reason
+    assert "8:14: E110 unknown key 'frob' in decision 3 (guanyu) (a decision is pass, end, yes, no or one of: use, " \
+           "recast, skill," in reason
