@@ -23,6 +23,7 @@ game: every check is a walk over the files and their syntax trees.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from sgs_runtime.definitions import Content
@@ -42,6 +43,17 @@ def _engine_options() -> frozenset[str]:
 
 
 ENGINE_OPTIONS = _engine_options()
+
+
+def lint_stamp() -> str:
+    """What the warnings depend on besides the content's files: this module, the compiler (which
+    makes the content they read) and the options the engine itself reads."""
+    from .cache import key
+
+    here = Path(__file__).parent
+    return key(*[(here / n).read_bytes() for n in ("lint.py", "compiler.py", "codegen.py")],
+               " ".join(sorted(ENGINE_OPTIONS)))
+
 
 _UNKNOWN = object()  # a value that cannot be known without playing
 

@@ -294,6 +294,7 @@ VIEW_AS_GROUPS = ("basic", "trick")
 #: the cache's kind for one content file: its YAML document (known to pass its schema) and the
 #: syntax trees of its snippets, keyed by the file's bytes and :func:`_stamp`
 FILE_ENTRY = "content_file"
+LINT_ENTRY = "lint_warnings"  # the warnings of a whole tree (Loader.warnings)
 
 #: a snippet inside a file: (parsed as a block, its text, and where it starts: line, col, block, segments)
 SnippetKey = tuple[bool, str, int, int, bool, tuple[tuple[int, int, int], ...]]
@@ -470,6 +471,23 @@ class Loader:
         self._entries[display] = entry
         self.files.append(_File(entry.kind, doc, self.origin))
         return True
+
+    def warnings(self, content: D.Content) -> list[Diagnostic]:
+        """The warnings of :mod:`sgs_dsl.lint` for the content loaded; kept in the cache, by the bytes
+        of every file (and its place), since they depend on the whole tree."""
+        from .lint import lint_content, lint_stamp
+
+        k = ""
+        if self.cache is not None and all(f.doc.path in self._entries for f in self.files):
+            k = cache_key(_stamp(), lint_stamp(), *(p for f in self.files
+                                                   for p in (f.doc.path, f.origin, self._entries[f.doc.path].key)))
+            found = self.cache.get(LINT_ENTRY, k)
+            if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found):
+                return found
+        out = lint_content(content, self.files, self._asts)
+        if k and self.cache is not None:
+            self.cache.put(LINT_ENTRY, k, out)
+        return out
 
     def save_cache(self) -> None:
         """Store what was learnt of each file that is not in the cache yet (nothing when there is no cache)."""
@@ -1438,9 +1456,7 @@ def _build(loader: Loader, content_dir: Optional[Path], extra: Iterable[Path], d
                                       for d in loader.diags) else D.Content()
     loader.save_cache()
     if lint and not any(d.severity == "error" for d in loader.diags):
-        from .lint import lint_content
-
-        return content, loader.diags + lint_content(content, loader.files, loader._asts)
+        return content, loader.diags + loader.warnings(content)
     return content, loader.diags
 
 

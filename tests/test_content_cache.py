@@ -343,3 +343,24 @@ def test_a_warm_start_needs_neither_lark_nor_jsonschema_nor_yaml(cache_dir: Path
     assert run(code, cache_dir) == "['jsonschema', 'lark', 'yaml']"  # cold: everything is parsed and checked
     assert run(code, cache_dir) == "[]"  # warm
     assert run(code, cache_dir, SGS_NO_CACHE="1") == "['jsonschema', 'lark', 'yaml']"
+
+
+def test_warnings_are_kept_and_found_again_only_for_the_same_files(tmp_path: Path, warm: Path) -> None:
+    from sgs_dsl.loader import LINT_ENTRY
+
+    root = copy_builtin_tree(tmp_path / "content")
+    f = root / "heroes" / "standard.yaml"
+    text = f.read_text(encoding="utf-8")
+    # a hero without skills: warning W401
+    f.write_text(text.replace("skills: [ganglie]", "skills: []", 1), encoding="utf-8")
+    fresh = build(root, lint=True, cache=False)[1]
+    assert any(d.code == "W401" for d in fresh)
+    assert build(root, lint=True)[1] == fresh  # computed, then kept
+    kept = sorted((warm / LINT_ENTRY).glob("*.pickle"))
+    assert len(kept) == 1
+    assert build(root, lint=True)[1] == fresh  # found again
+    assert sorted((warm / LINT_ENTRY).glob("*.pickle")) == kept
+    f.write_text(text, encoding="utf-8")  # the skill is back: the warning goes
+    again = build(root, lint=True)[1]
+    assert again == build(root, lint=True, cache=False)[1]
+    assert not any(d.code == "W401" and "standard.yaml" in d.path for d in again)
