@@ -24,7 +24,7 @@ from typing import Any, Callable, Optional, Sequence
 from .definitions import Content
 from .errors import UsageError
 from .simulate import GameSummary, fair_deals, play_games, run_report
-from .stats import Deal, finished, force_hero, paired_difference, seat_won, two_proportion
+from .stats import Deal, deal_counts, finished, force_hero, paired_difference, seat_won, two_proportion
 
 #: the significance level of the reports' tests
 ALPHA = 0.05
@@ -101,6 +101,14 @@ def _same_seat(hero: str) -> Callable[[GameSummary, GameSummary], list[tuple[int
     return pick
 
 
+def _named_seat(heroes: list[str]) -> Callable[[GameSummary], list[int]]:
+    """The seat of the hero named for each game (``heroes[game index]``), if it sits there."""
+    def which(s: GameSummary) -> list[int]:
+        i = _seat_of(s, heroes[s.index])
+        return [i] if i is not None else []
+    return which
+
+
 def _hero_seats(hero: str) -> Callable[[GameSummary], list[int]]:
     def which(s: GameSummary) -> list[int]:
         i = _seat_of(s, hero)
@@ -114,15 +122,13 @@ def comparison(a: Sequence[GameSummary], b: Sequence[GameSummary], focus: dict[s
     in B), each role (every seat of it), and each hero that sits at the same seat in both runs."""
     out: dict[str, Any] = {"focus": {}, "roles": {}, "heroes": {}}
     for name, (in_a, in_b) in focus.items():
-        def pick(sa: GameSummary, sb: GameSummary, in_a: list[str] = in_a, in_b: list[str] = in_b,
-                 ) -> list[tuple[int, int]]:
-            i, j = _seat_of(sa, in_a[sa.index]), _seat_of(sb, in_b[sb.index])
-            return [(i, j)] if i is not None and j is not None else []
+        seat_a, seat_b = _named_seat(in_a), _named_seat(in_b)
 
-        out["focus"][name] = _difference(
-            _pairs(a, b, pick),
-            _seats_of(a, lambda s, in_a=in_a: [i for i in [_seat_of(s, in_a[s.index])] if i is not None]),
-            _seats_of(b, lambda s, in_b=in_b: [i for i in [_seat_of(s, in_b[s.index])] if i is not None]))
+        def pick(sa: GameSummary, sb: GameSummary, seat_a: Callable[[GameSummary], list[int]] = seat_a,
+                 seat_b: Callable[[GameSummary], list[int]] = seat_b) -> list[tuple[int, int]]:
+            return list(zip(seat_a(sa), seat_b(sb)))
+
+        out["focus"][name] = _difference(_pairs(a, b, pick), _seats_of(a, seat_a), _seats_of(b, seat_b))
     roles = sorted({r for s in [*a, *b] for _, r in s.heroes})
     for role in roles:
         def same_role(sa: GameSummary, sb: GameSummary, role: str = role) -> list[tuple[int, int]]:
@@ -184,6 +190,8 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: int = 5,
         runs.append((summaries, run_report(arm.content, summaries, rules_id=rules.id, players=players, seed=seed,
                                            seconds=seconds, agents=agents, options=options, fair_pool=True)))
     (sum_a, rep_a), (sum_b, rep_b) = runs
+    if force is not None:  # the deal's balance is told of the other heroes
+        rep_a["fair_pool"], rep_b["fair_pool"] = deal_counts(sum_a, force), deal_counts(sum_b, force)
     figures = comparison(sum_a, sum_b, focus)
     rep = dict(rep_b)
     rep["compare"] = {"a": a.label, "b": b.label, "mode": "baseline" if baseline else "contents",

@@ -278,13 +278,15 @@ def usage(summaries: Sequence["GameSummary"], kind: str) -> dict[str, Any]:
     return {item: {"uses": uses[item], **rate(wins[item], seats[item], "seats")} for item in sorted(uses)}
 
 
-def deal_counts(summaries: Sequence["GameSummary"]) -> dict[str, Any]:
+def deal_counts(summaries: Sequence["GameSummary"], leave_out: Optional[str] = None) -> dict[str, Any]:
     """How many seats of each role each hero was dealt (all games, finished or not), and per role the
-    spread (most − fewest, over the heroes dealt that role at least once)."""
+    spread (most − fewest, over the heroes dealt that role at least once); ``leave_out``: a hero
+    not counted (a hero forced into every game)."""
     counts: dict[str, Counter[str]] = {}
     for s in summaries:
         for hero, role in s.heroes:
-            counts.setdefault(hero, Counter())[role] += 1
+            if hero != leave_out:
+                counts.setdefault(hero, Counter())[role] += 1
     return _spread(counts)
 
 
