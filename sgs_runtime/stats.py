@@ -11,7 +11,7 @@ seat is among the game's winners. Intervals are 95% Wilson score intervals.
 ((0.0, 0.0), (0.2366, 0.7634))
 >>> d = two_proportion(45, 100, 60, 100)
 >>> d["diff"], d["z"], d["p"]
-(0.15, 2.1239, 0.0337)
+(0.15, 2.124, 0.0337)
 """
 
 from __future__ import annotations
