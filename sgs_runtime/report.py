@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from .errors import UsageError
+from .stats import MIN_SAMPLE
 
 
 def _per_count(rep: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -237,9 +238,9 @@ def _hero_roles_html(rep: dict[str, Any]) -> str:
     rows = [[h, *(_pct(v["roles"][r]) if r in v["roles"] else "" for r in roles), _pct(v["not_lord"]), _pct(v["all"])]
             for h, v in sorted(rep["hero_roles"].items(), key=lambda kv: -kv[1]["not_lord"]["rate"])]
     lord = rep.get("lord_role")
-    return (f'<h2 id="hero-roles">Heroes by role</h2><p>Each hero\'s win rate in each role'
+    return ('<h2 id="hero-roles">Heroes by role</h2><p>Each hero\'s win rate in each role'
             + (f", the {html.escape(str(lord))}'s seat apart, and over every other seat (<i>not lord</i>)" if lord
-               else "") + "; 95% intervals and the number of seats; * marks fewer than 30 seats. Sorted by "
+               else "") + f"; 95% intervals and the number of seats; * marks fewer than {MIN_SAMPLE} seats. Sorted by "
             "the rate outside the lord's seat.</p>"
             + _table(["hero", *roles, "not lord", "all"], rows))
 

@@ -93,6 +93,7 @@ class GameSummary:
     card_users: dict[str, list[int]] = field(default_factory=dict)  # card kind id -> the seats that used it
     skill_users: dict[str, list[int]] = field(default_factory=dict)  # skill id -> the seats that used it
     violation: Optional[str] = None  # with checks on: the first invariant that failed, and when
+    deal: Optional[Deal] = None  # the designed deal it was played with (a fair pool), to play it again
 
 
 def play_one(content: Content, rules_id: str, players: int, seed: int, index: int = 0,
@@ -101,7 +102,7 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
              check: bool = False, deal: Optional[Deal] = None) -> GameSummary:
     """Play one game; with ``check``, test the invariants (invariants.py) after every step; with
     ``deal``, the heroes are dealt as it says (stats.balanced_deals) instead of chosen."""
-    summary = GameSummary(index, seed)
+    summary = GameSummary(index, seed, deal=deal)
     game: Optional[Game] = None
     try:
         rules = content.ruleset(rules_id)
@@ -336,7 +337,8 @@ def report(summaries: list[GameSummary], *, rules_id: str, players: int, seed: i
         "games": len(summaries),
         "finished": n,
         "errors": len(errors),
-        "error_samples": [{"game": s.index, "seed": s.seed, "error": s.error} for s in errors[:10]],
+        "error_samples": [{"game": s.index, "seed": s.seed, "error": s.error, **({"deal": s.deal} if s.deal else {})}
+                          for s in errors[:10]],
         "limits": sum(1 for s in summaries if s.limit is not None),
         "draws": draws,
         "wins": dict(sorted(wins.items())),

@@ -20,8 +20,15 @@ from sgs_dsl.loader import content_spec, load_content
 from sgs_runtime.abtest import Arm, changed_heroes, compare
 from sgs_runtime.game import Limits
 from sgs_runtime.simulate import TIMING_FIELDS, play_one, run_report, simulate
-from sgs_runtime.stats import (MIN_SAMPLE, balanced_deals, force_hero, paired_difference, two_proportion, warnings,
-                               wilson)
+from sgs_runtime.stats import (
+    MIN_SAMPLE,
+    balanced_deals,
+    force_hero,
+    paired_difference,
+    two_proportion,
+    warnings,
+    wilson,
+)
 
 BALANCE = Path(__file__).parent / "fixtures" / "balance"
 WEAK, STRONG = BALANCE / "weak", BALANCE / "strong"
