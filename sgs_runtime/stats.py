@@ -16,6 +16,7 @@ seat is among the game's winners. Intervals are 95% Wilson score intervals.
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from collections import Counter
@@ -167,10 +168,20 @@ def _edge_colouring(edges: Sequence[tuple[str, int]], colours: int) -> list[int]
     """A proper colouring of a bipartite multigraph (heroes, columns) with ``colours`` colours, each
     degree being at most that: alternating-path (Kempe chain) recolouring."""
     at: dict[Any, dict[int, Any]] = {}  # vertex -> colour -> the vertex across that edge
+    fresh: dict[Any, int] = {}  # vertex -> the lowest colour it has never had (or has again)
+    freed: dict[Any, list[int]] = {}  # vertex -> a heap of colours it lost (some may be taken again)
 
     def free(v: Any) -> int:
+        """The lowest colour free at ``v``."""
         used = at.setdefault(v, {})
-        return next(c for c in range(colours) if c not in used)
+        heap = freed.setdefault(v, [])
+        while heap and heap[0] in used:
+            heapq.heappop(heap)
+        low = fresh.get(v, 0)
+        while low in used:
+            low += 1
+        fresh[v] = low
+        return min(low, heap[0]) if heap else low
 
     for hero, col in edges:
         u, v = ("h", hero), ("c", col)
@@ -184,6 +195,8 @@ def _edge_colouring(edges: Sequence[tuple[str, int]], colours: int) -> list[int]
                 x, c = y, (b if c == a else a)
             for x, y, c in path:
                 del at[x][c], at[y][c]
+                heapq.heappush(freed.setdefault(x, []), c)
+                heapq.heappush(freed.setdefault(y, []), c)
             for x, y, c in path:
                 other = b if c == a else a
                 at[x][other], at[y][other] = y, x
