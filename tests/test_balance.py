@@ -148,8 +148,9 @@ def test_forced_hero_goes_round_the_seats() -> None:
                            "lord")
     forced, replaced = force_hero(deals, "x", 1, "lord", hero_can_be_lord=False)
     roles = Counter(r for d in forced for r, hs in d.items() if "x" in hs)
-    assert roles == {"loyalist": 13, "rebel": 25, "traitor": 12} or sum(roles.values()) == 50
-    assert "lord" not in roles and max(roles.values()) - min(roles.values()) <= 13
+    # four places it may take (one loyalist, two rebels, one traitor), in turn: 12 or 13 games each
+    assert sum(roles.values()) == 50 and "lord" not in roles
+    assert roles["loyalist"] in (12, 13) and roles["traitor"] in (12, 13) and 24 <= roles["rebel"] <= 26
     for d, old, new in zip(deals, replaced, forced):
         assert old in [h for hs in d.values() for h in hs] and old not in [h for hs in new.values() for h in hs]
 
