@@ -527,7 +527,7 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
             from .balance import print_compare
 
             print_compare(rep)
-    sys.exit(1 if rep["errors"] or rep.get("violations") else 0)
+    sys.exit(1 if rep["errors"] or rep.get("violations") or rep.get("baseline", {}).get("errors") else 0)
 
 
 class _nothing:

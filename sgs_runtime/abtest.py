@@ -198,6 +198,8 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: int = 5,
                       "forced": force, "changed_heroes": changed, "alpha": ALPHA, "paired_by": "game seed and seat",
                       **figures}
     rep["baseline"] = rep_a
+    rep["warnings"] = [*rep_b["warnings"], *(f"in A ({a.label}): {w}" for w in rep_a["warnings"]
+                                             if w not in rep_b["warnings"])]
     if force is not None:
         roles: dict[str, int] = {}
         for s in sum_b:
