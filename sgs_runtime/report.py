@@ -12,7 +12,8 @@
 * ``compare.csv``, ``compare.svg`` — with ``--compare`` or ``--force-hero``: B minus A for each
   focus, role and hero, with intervals and p-values;
 * ``report.json`` — the simulation's JSON report;
-* ``heroes.svg``, ``roles.svg`` — the charts;
+* ``heroes.svg``, ``roles.svg``, ``hero_roles.svg`` — the charts (the last: each hero's rate against
+  its roles' average);
 * ``index.html`` — the page a designer opens: what produced it, its warnings, the charts, the tables.
 
 The charts need matplotlib, an optional extra: ``pip install 'sgs-engine[report]'``.
@@ -88,9 +89,11 @@ def write_csv(rep: dict[str, Any], out: Path) -> list[Path]:
     heroes = out / "heroes.csv"
     with heroes.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(["hero", "played", "won", "rate", "ci95_low", "ci95_high"])
+        adjusted = rep.get("hero_roles", {})
+        w.writerow(["hero", "played", "won", "rate", "ci95_low", "ci95_high", "expected_from_roles", "vs_roles"])
         for hero, v in sorted(rep["heroes"].items(), key=lambda kv: -kv[1]["rate"]):
-            w.writerow([hero, v["played"], v["won"], v["rate"], *v["ci95"]])
+            vs = adjusted[hero]["vs_roles"] if hero in adjusted else {"expected": "", "excess": ""}
+            w.writerow([hero, v["played"], v["won"], v["rate"], *v["ci95"], vs["expected"], vs["excess"]])
     roles = out / "roles.csv"
     with roles.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
@@ -235,14 +238,39 @@ def _hero_roles_html(rep: dict[str, Any]) -> str:
     if "hero_roles" not in rep:
         return ""
     roles = _role_order(rep)
-    rows = [[h, *(_pct(v["roles"][r]) if r in v["roles"] else "" for r in roles), _pct(v["not_lord"]), _pct(v["all"])]
-            for h, v in sorted(rep["hero_roles"].items(), key=lambda kv: -kv[1]["not_lord"]["rate"])]
+    rows = [[h, *(_pct(v["roles"][r]) if r in v["roles"] else "" for r in roles), _pct(v["not_lord"]), _pct(v["all"]),
+             _excess(v["vs_roles"])]
+            for h, v in sorted(rep["hero_roles"].items(), key=lambda kv: -kv[1]["vs_roles"]["excess"])]
     lord = rep.get("lord_role")
     return ('<h2 id="hero-roles">Heroes by role</h2><p>Each hero\'s win rate in each role'
             + (f", the {html.escape(str(lord))}'s seat apart, and over every other seat (<i>not lord</i>)" if lord
-               else "") + f"; 95% intervals and the number of seats; * marks fewer than {MIN_SAMPLE} seats. Sorted by "
-            "the rate outside the lord's seat.</p>"
-            + _table(["hero", *roles, "not lord", "all"], rows))
+               else "") + f"; 95% intervals and the number of seats; * marks fewer than {MIN_SAMPLE} seats. "
+            "<i>vs roles</i> is the hero's rate minus the average rate of the roles it played (each seat's role "
+            "as won by all heroes), with its interval: above 0, the hero wins more than its roles do, whatever "
+            'mix of roles it was dealt. Sorted by it; the chart is <a href="hero_roles.svg">hero_roles.svg</a>.</p>'
+            '<p><img src="hero_roles.svg" alt="heroes against their roles\' average"></p>'
+            + _table(["hero", *roles, "not lord", "all", "vs roles"], rows))
+
+
+def _excess(v: dict[str, Any]) -> str:
+    lo, hi = v["ci95"]
+    return f"{v['excess']:+.1%} ({lo:+.0%} to {hi:+.0%})"
+
+
+def hero_roles_chart(rep: dict[str, Any]) -> str:
+    """Each hero's rate minus its roles' average, with 95% intervals, as SVG text."""
+    plt = _plt()
+    items = sorted(rep["hero_roles"].items(), key=lambda kv: kv[1]["vs_roles"]["excess"])
+    v = [e["vs_roles"] for _, e in items]
+    fig, ax = plt.subplots(figsize=(7, max(2.5, 0.28 * len(items) + 1)))
+    ax.barh([h for h, _ in items], [x["excess"] for x in v],
+            xerr=[[x["excess"] - x["ci95"][0] for x in v], [x["ci95"][1] - x["excess"] for x in v]],
+            color="#55a868", ecolor="#333333", capsize=2)
+    ax.axvline(0, color="#333333", linewidth=0.8)
+    ax.set_xlabel("win rate minus the average of its roles (95% interval)")
+    ax.set_title("Heroes against their roles")
+    fig.tight_layout()
+    return _svg(plt, fig)
 
 
 def _fair_pool_html(rep: dict[str, Any]) -> str:
@@ -300,6 +328,9 @@ def write_report(rep: dict[str, Any], out_dir: Path | str) -> list[Path]:
     (out / "heroes.svg").write_text(heroes_svg, encoding="utf-8")
     (out / "roles.svg").write_text(roles_svg, encoding="utf-8")
     files += [out / "heroes.svg", out / "roles.svg"]
+    if "hero_roles" in rep:  # a chart file the page shows as an image
+        (out / "hero_roles.svg").write_text(hero_roles_chart(rep), encoding="utf-8")
+        files.append(out / "hero_roles.svg")
     compare_svg = ""
     if "compare" in rep:
         compare_svg = compare_chart(rep)

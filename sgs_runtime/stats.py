@@ -256,7 +256,8 @@ def seat_won(s: "GameSummary", seat: int) -> bool:
 
 
 def hero_roles(summaries: Sequence["GameSummary"], lord_role: Optional[str]) -> dict[str, Any]:
-    """Per hero: its rate in each role, in every seat but the lord's (``not_lord``), and over all seats."""
+    """Per hero: its rate in each role, in every seat but the lord's (``not_lord``), over all seats,
+    and ``vs_roles``: its rate against what its seats' roles win on average (see :func:`vs_roles`)."""
     played: Counter[tuple[str, str]] = Counter()
     won: Counter[tuple[str, str]] = Counter()
     for s in finished(summaries):
@@ -265,13 +266,33 @@ def hero_roles(summaries: Sequence["GameSummary"], lord_role: Optional[str]) -> 
             for key in (role, "all", *(("not_lord",) if role != lord_role else ())):
                 played[(hero, key)] += 1
                 won[(hero, key)] += w
+    role_seats: Counter[str] = Counter()
+    role_won: Counter[str] = Counter()
+    for (_, key), n in played.items():
+        if key not in ("all", "not_lord"):
+            role_seats[key] += n
+    for (_, key), n in won.items():
+        if key not in ("all", "not_lord"):
+            role_won[key] += n
     out: dict[str, Any] = {}
     for hero in sorted({h for h, _ in played}):
         keys = sorted(k for h, k in played if h == hero and k not in ("all", "not_lord"))
+        every = rate(won[(hero, "all")], played[(hero, "all")])
+        expected = sum(role_won[k] / role_seats[k] * played[(hero, k)] for k in keys) / every["played"]
         out[hero] = {"roles": {k: rate(won[(hero, k)], played[(hero, k)]) for k in keys},
                      "not_lord": rate(won[(hero, "not_lord")], played[(hero, "not_lord")]),
-                     "all": rate(won[(hero, "all")], played[(hero, "all")])}
+                     "all": every, "vs_roles": vs_roles(every, expected)}
     return out
+
+
+def vs_roles(every: dict[str, Any], expected: float) -> dict[str, Any]:
+    """A hero's rate against the rate its seats would have had on average: ``expected`` is the mean,
+    over the seats it played, of the win rate of that seat's role (all heroes); ``excess`` is its
+    rate minus that, with its Wilson interval moved by the same amount. Positive: it wins more than
+    its roles do, whatever mix of roles it was dealt."""
+    lo, hi = every["ci95"]
+    return {"expected": round(expected, 4), "excess": round(every["rate"] - expected, 4),
+            "ci95": (round(lo - expected, 4), round(hi - expected, 4))}
 
 
 def usage(summaries: Sequence["GameSummary"], kind: str) -> dict[str, Any]:
@@ -347,9 +368,12 @@ def merge_balance(reports: Sequence[dict[str, Any]]) -> dict[str, Any]:
     table: dict[str, Any] = {}
     for h in heroes:
         parts = [r["hero_roles"][h] for r in reports if h in r.get("hero_roles", {})]
+        every = _merge_rates({"x": p["all"]} for p in parts).get("x", rate(0, 0))
+        expected = (sum(p["vs_roles"]["expected"] * p["all"]["played"] for p in parts) / every["played"]
+                    if every["played"] else 0.0)
         table[h] = {"roles": _merge_rates(p["roles"] for p in parts),
                     "not_lord": _merge_rates({"x": p["not_lord"]} for p in parts).get("x", rate(0, 0)),
-                    "all": _merge_rates({"x": p["all"]} for p in parts).get("x", rate(0, 0))}
+                    "all": every, "vs_roles": vs_roles(every, expected)}
     out["hero_roles"] = table
     for key in ("card_stats", "skill_stats"):
         tables = [r.get(key, {}) for r in reports]

@@ -243,12 +243,26 @@ def test_json_carries_the_balance_fields() -> None:
     assert rep["produced_by"]["agents"] == "random" and rep["produced_by"]["games"] == 12
     assert rep["produced_by"]["engine_version"] and rep["produced_by"]["content_fingerprint"].startswith("sha256:")
     entry = next(iter(rep["hero_roles"].values()))
-    assert set(entry) == {"roles", "not_lord", "all"} and {"played", "won", "rate", "ci95", "small"} <= set(entry["all"])
+    assert set(entry) == {"roles", "not_lord", "all", "vs_roles"}
+    assert {"played", "won", "rate", "ci95", "small"} <= set(entry["all"])
     seats = sum(v["all"]["played"] for v in rep["hero_roles"].values())
     assert seats == rep["finished"] * 5
     slash = rep["card_stats"]["slash"]
     assert slash["uses"] == rep["card_uses"]["slash"] and 0 < slash["seats"] <= rep["finished"] * 5
     assert any("fewer than 30 seats" in w for w in rep["warnings"])
+
+
+def test_rate_against_the_roles_average(content) -> None:  # type: ignore[no-untyped-def]
+    rep = simulate(content, players=5, games=10, seed=7, agents="heuristic")
+    roles = {r: v["rate"] for r, v in rep["roles"].items()}
+    seats = sum(v["all"]["played"] for v in rep["hero_roles"].values())
+    for hero, v in rep["hero_roles"].items():
+        expected = sum(roles[r] * e["played"] for r, e in v["roles"].items()) / v["all"]["played"]
+        assert v["vs_roles"]["expected"] == pytest.approx(expected, abs=1e-3)
+        assert v["vs_roles"]["excess"] == pytest.approx(v["all"]["rate"] - expected, abs=1e-3)
+    # over all heroes, seats weighted, the excess is nothing: the roles' rates are the heroes' own
+    total = sum(v["vs_roles"]["excess"] * v["all"]["played"] for v in rep["hero_roles"].values()) / seats
+    assert total == pytest.approx(0, abs=1e-3)
 
 
 def test_skill_win_rate_when_used_counts_each_seat_once(content) -> None:  # type: ignore[no-untyped-def]
@@ -270,7 +284,7 @@ def test_report_warns_of_limits_and_small_samples(content, tmp_path: Path) -> No
     assert any("cut short" in w and "2 by the turn limit" in w for w in rep["warnings"])
     assert rep["warnings"] == warnings(rep)
     files = {f.name for f in write_report(rep, tmp_path)}
-    assert {"hero_roles.csv", "cards.csv", "skills.csv", "index.html"} <= files
+    assert {"hero_roles.csv", "hero_roles.svg", "cards.csv", "skills.csv", "index.html"} <= files
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert '<div class="warnings"' in page and "a bot limit was hit" in page
     assert f"fewer than {MIN_SAMPLE} seats" in page and 'id="produced-by"' in page and "agents <b>random</b>" in page
