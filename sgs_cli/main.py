@@ -416,15 +416,28 @@ def _heroes_from(content: Any, text: str) -> list[str]:
 @click.option("--progress/--no-progress", default=None, help="a progress bar on stderr (default: for long runs)")
 @click.option("--check", is_flag=True,
               help="test the invariants after every step of every game and report the seed of any failure")
+@click.option("--fair-pool", "fair_pool", is_flag=True,
+              help="deal the heroes by a balanced design: each hero about as many games in each role (lord "
+                   "choices respected) instead of the bots choosing from the rules' offers")
+@click.option("--compare", "compare_dirs", nargs=2, type=click.Path(path_type=Path), default=None,
+              metavar="A B", help="play the same games with two content trees or packs and compare them "
+                                  "(B minus A, paired by seed; implies --fair-pool)")
+@click.option("--force-hero", "force_hero", default=None, metavar="ID",
+              help="put this hero into every game: with --compare in both, else against a baseline where the "
+                   "deal's hero plays that seat")
 @_content_option
 def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], workers: int, backend: str,
              scheduler: Optional[str], heroes: Optional[str], hero_packs: Optional[str], heroes_from: Optional[str],
              agents: str, option_pairs: tuple[str, ...],
              report_dir: Optional[Path], as_json: bool, progress: Optional[bool], check: bool,
+             fair_pool: bool, compare_dirs: Optional[tuple[Path, Path]], force_hero: Optional[str],
              content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
-    """Play bot games and report win rates; the same seed gives the same result."""
+    """Play bot games and report win rates; the same seed gives the same result.
+
+    Balance runs (docs/balance-reports.md): --fair-pool, --compare A B, --force-hero ID."""
     from sgs_dsl.loader import content_spec
-    from sgs_runtime.simulate import check_agents, check_pool, combine
+    from sgs_runtime.errors import UsageError
+    from sgs_runtime.simulate import check_agents, check_pool, combine, fair_deals
     from sgs_runtime.simulate import simulate as run
 
     counts = _player_counts(players_text)
@@ -460,23 +473,40 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
     try:
         for players in counts:
             check_pool(content, rules, players, pool)
+            if fair_pool:  # a pool that cannot be dealt fairly is known before any game
+                fair_deals(content, rules.id, players, 1, seed, pool, options)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
-    total = games * len(counts)
+    ab = compare_dirs is not None or force_hero is not None
+    if ab and (len(counts) > 1 or check):
+        raise click.UsageError("--compare and --force-hero take one --players count, and no --check")
+    total = games * len(counts) * (2 if ab else 1)
     show = progress if progress is not None else (total >= 200 and sys.stderr.isatty())
     reports: dict[int, Any] = {}
     try:
         with click.progressbar(length=total, label="games", file=sys.stderr) if show else _nothing() as bar:
-            for players in counts:
+            if ab:
+                from .balance import run_ab
+
+                try:
+                    rep = run_ab(compare_dirs=compare_dirs, force_hero=force_hero, content=content,
+                                 content_dir=content_dir, packs=packs, load=_load, rules_id=rules.id,
+                                 players=counts[0], games=games, seed=seed, agents=agents, hero_pool=pool,
+                                 options=options, workers=workers, backend=backend, scheduler=scheduler,
+                                 progress=bar.update if bar is not None else None)
+                except UsageError as exc:
+                    raise click.UsageError(str(exc)) from None
+            for players in counts if not ab else ():
                 reports[players] = run(content, rules_id=rules.id, players=players, games=games, seed=seed,
                                        workers=workers, content_dir=content_spec(content_dir, packs),
                                        agents=agents, hero_pool=pool, options=options, backend=backend,
                                        scheduler=scheduler, progress=bar.update if bar is not None else None,
-                                       check=check)
+                                       check=check, fair_pool=fair_pool)
     except SgsError as exc:
         _fail(str(exc))
         return
-    rep = combine(reports)
+    if not ab:
+        rep = combine(reports)
     if report_dir is not None:
         from sgs_runtime.report import write_report
 
@@ -493,7 +523,11 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
         click.echo(json.dumps(rep, ensure_ascii=False, indent=2))
     else:
         _print_report(rep)
-    sys.exit(1 if rep["errors"] or rep.get("violations") else 0)
+        if ab:
+            from .balance import print_compare
+
+            print_compare(rep)
+    sys.exit(1 if rep["errors"] or rep.get("violations") or rep.get("baseline", {}).get("errors") else 0)
 
 
 class _nothing:
@@ -541,6 +575,8 @@ def _print_report(rep: dict[str, Any]) -> None:
         click.echo(f"  invariants checked after every step: {rep['violations']} violation(s)")
         for s in rep["violation_samples"]:
             click.echo(f"  violation in game {s['game']} (seed {s['seed']}): {s['violation']}")
+    for warning in rep.get("warnings", []):
+        click.echo(f"  warning: {warning}")
 
 
 # ---------------------------------------------------------------------- play

@@ -103,7 +103,7 @@ class Game:
                  options: Optional[dict[str, Any]] = None, table: Optional[TableSetup] = None,
                  hero_pool: Optional[Sequence[str]] = None, limits: Optional[Limits] = None,
                  log_sink: Optional[IO[str]] = None, keep_log: bool = True, trace: bool = False,
-                 why: Iterable[str] = ()) -> None:
+                 why: Iterable[str] = (), deal: Optional[dict[str, list[str]]] = None) -> None:
         self.content = content
         self.rules = rules
         self.options: dict[str, Any] = dict(rules.options)
@@ -115,6 +115,8 @@ class Game:
         self.table = table
         self.num_players = len(table.seats) if table else players
         self.hero_pool = list(hero_pool) if hero_pool is not None else None
+        # a designed deal (simulations with a fair pool): role -> the heroes its seats get, in seat order
+        self.deal = {role: list(heroes) for role, heroes in deal.items()} if deal is not None else None
         self.players: list[Player] = []
         self.cards: list[Card] = []
         self.draw_pile = Zone("draw_pile", public=False)
@@ -158,6 +160,9 @@ class Game:
         self.stats: dict[str, int] = {}
         self.card_counts: dict[str, int] = {}  # card kind id -> uses and plays (simulation counts)
         self.skill_counts: dict[str, int] = {}  # skill id -> "skill" records
+        # the seats that used each card kind / skill ("skill" records with a player), for win rates when used
+        self.card_users: dict[str, set[int]] = {}
+        self.skill_users: dict[str, set[int]] = {}
         self.epoch = 0
         self.skillset = SkillSet(self)  # which skills each player has now
         self._views: dict[int, Any] = {}
@@ -328,6 +333,7 @@ class Game:
             self.skill_counts[sid] = self.skill_counts.get(sid, 0) + 1
             who = fields.get("player")
             if isinstance(who, Player):
+                self.skill_users.setdefault(sid, set()).add(who.seat)
                 through = self.skillset.via(who, sid)
                 if through:  # a copied or granted skill: the skill that gives it took effect too
                     self.count_skill(through)
@@ -447,6 +453,7 @@ class Game:
         """Remember a use or play of ``card`` this turn (克己 asks what was used)."""
         self.history.append((player.seat, card.kind.id, self.phase if player is self.current else None, mode))
         self.card_counts[card.kind.id] = self.card_counts.get(card.kind.id, 0) + 1
+        self.card_users.setdefault(card.kind.id, set()).add(player.seat)
         if self.card_view.active:
             for c in card.physical:
                 for sid in self.card_view.changers(c):

@@ -10,7 +10,6 @@ batches in worker processes; each worker loads the content once.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 import traceback
@@ -23,6 +22,7 @@ from .bots import HeuristicAgent
 from .definitions import Content
 from .errors import LimitExceeded
 from .game import Game, Limits
+from .stats import Deal, wilson
 
 AGENTS: dict[str, Callable[[int], Any]] = {
     "random": lambda seed: RandomAgent(seed),
@@ -90,20 +90,24 @@ class GameSummary:
     stats: dict[str, int] = field(default_factory=dict)
     cards: dict[str, int] = field(default_factory=dict)  # card kind id -> uses and plays
     skills: dict[str, int] = field(default_factory=dict)  # skill id -> times used
+    card_users: dict[str, list[int]] = field(default_factory=dict)  # card kind id -> the seats that used it
+    skill_users: dict[str, list[int]] = field(default_factory=dict)  # skill id -> the seats that used it
     violation: Optional[str] = None  # with checks on: the first invariant that failed, and when
+    deal: Optional[Deal] = None  # the designed deal it was played with (a fair pool), to play it again
 
 
 def play_one(content: Content, rules_id: str, players: int, seed: int, index: int = 0,
              agents: str = "random", hero_pool: Optional[Sequence[str]] = None,
              limits: Optional[Limits] = None, options: Optional[dict[str, Any]] = None,
-             check: bool = False) -> GameSummary:
-    """Play one game; with ``check``, test the invariants (invariants.py) after every step."""
-    summary = GameSummary(index, seed)
+             check: bool = False, deal: Optional[Deal] = None) -> GameSummary:
+    """Play one game; with ``check``, test the invariants (invariants.py) after every step; with
+    ``deal``, the heroes are dealt as it says (stats.balanced_deals) instead of chosen."""
+    summary = GameSummary(index, seed, deal=deal)
     game: Optional[Game] = None
     try:
         rules = content.ruleset(rules_id)
         game = Game(content, rules, players=players, seed=seed, hero_pool=hero_pool, limits=limits, keep_log=False,
-                    options=options)
+                    options=options, deal=deal)
         bots = [make_agent(agents, seed * 31 + i) for i in range(players)]
         if check:
             game.check_caches = True  # every remembered quantity is computed again and compared
@@ -130,6 +134,8 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
         summary.stats = dict(game.stats)
         summary.cards = dict(game.card_counts)
         summary.skills = dict(game.skill_counts)
+        summary.card_users = {k: sorted(v) for k, v in game.card_users.items()}
+        summary.skill_users = {k: sorted(v) for k, v in game.skill_users.items()}
     return summary
 
 
@@ -173,8 +179,9 @@ def _load(spec: str, content_dir: Optional[str]) -> Content:
     return getattr(importlib.import_module(module), func)(content_dir)  # type: ignore[no-any-return]
 
 
-BatchArgs = tuple[Optional[str], str, int, list[tuple[int, int]], str, Optional[list[str]], Optional[dict[str, Any]],
-                  bool]
+#: a game to play: its index, its seed, and its deal (None: the heroes are chosen as the rules say)
+Item = tuple[int, int, Optional[Deal]]
+BatchArgs = tuple[Optional[str], str, int, list[Item], str, Optional[list[str]], Optional[dict[str, Any]], bool]
 
 
 def _batch(args: BatchArgs) -> list[GameSummary]:
@@ -183,19 +190,8 @@ def _batch(args: BatchArgs) -> list[GameSummary]:
     if key not in _WORKER_CONTENT:  # each worker loads the content once
         _WORKER_CONTENT[key] = _load(CONTENT_LOADER, content_dir)
     content = _WORKER_CONTENT[key]
-    return [play_one(content, rules_id, players, seed, index, agents, pool, options=options, check=check)
-            for index, seed in items]
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a rate k/n."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
+    return [play_one(content, rules_id, players, seed, index, agents, pool, options=options, check=check, deal=deal)
+            for index, seed, deal in items]
 
 
 def simulate(content: Content, *, rules_id: Optional[str] = None, players: int = 5, games: int = 100, seed: int = 0,
@@ -203,14 +199,50 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
              hero_pool: Optional[Sequence[str]] = None, batch_size: int = 25,
              progress: Optional[Callable[[int], None]] = None,
              options: Optional[dict[str, Any]] = None, backend: str = "process",
-             scheduler: Optional[str] = None, check: bool = False) -> dict[str, Any]:
+             scheduler: Optional[str] = None, check: bool = False, fair_pool: bool = False,
+             deals: Optional[Sequence[Deal]] = None) -> dict[str, Any]:
     """Play ``games`` bot games and summarise them (docs/cli.md lists the fields).
 
-    ``rules_id`` None plays the content's default rules.
+    ``rules_id`` None plays the content's default rules. ``fair_pool``: the heroes are dealt by a
+    balanced design (stats.balanced_deals) made from the seed; ``deals``: one deal per game, given.
     """
-    rules_id = content.ruleset(rules_id).id  # fail early on an unknown rules id
+    rules = content.ruleset(rules_id)  # fail early on an unknown rules id
+    if fair_pool and deals is None:
+        deals = fair_deals(content, rules.id, players, games, seed, hero_pool, options)
+    summaries, seconds = play_games(content, rules_id=rules.id, players=players, games=games, seed=seed,
+                                    workers=workers, content_dir=content_dir, agents=agents, hero_pool=hero_pool,
+                                    batch_size=batch_size, progress=progress, options=options, backend=backend,
+                                    scheduler=scheduler, check=check, deals=deals)
+    return run_report(content, summaries, rules_id=rules.id, players=players, seed=seed, seconds=seconds,
+                      agents=agents, check=check, options=options, fair_pool=deals is not None)
+
+
+def fair_deals(content: Content, rules_id: str, players: int, games: int, seed: int,
+               hero_pool: Optional[Sequence[str]] = None, options: Optional[dict[str, Any]] = None) -> list[Deal]:
+    """The balanced design of a run: the rules' role table and pool, the lord's choices respected."""
+    from .stats import balanced_deals
+    from .turn import hero_pool as pool_of
+    from .turn import role_table
+
+    rules = content.ruleset(rules_id)
+    g = Game(content, rules, players=players, hero_pool=hero_pool, options=options)
+    return balanced_deals(pool_of(g), role_table(g), games, seed, rules.selection.lord_role,
+                          lambda h: content.heroes[h].can_be_lord)
+
+
+def play_games(content: Content, *, rules_id: str, players: int, games: int, seed: int, workers: int = 1,
+               content_dir: Optional[str] = None, agents: str = "random",
+               hero_pool: Optional[Sequence[str]] = None, batch_size: int = 25,
+               progress: Optional[Callable[[int], None]] = None, options: Optional[dict[str, Any]] = None,
+               backend: str = "process", scheduler: Optional[str] = None, check: bool = False,
+               deals: Optional[Sequence[Deal]] = None) -> tuple[list[GameSummary], float]:
+    """Play the games of a run (in worker processes or on a Dask cluster as asked); their
+    summaries in game order, and the seconds taken. Each game carries its own seed and deal,
+    so the result does not depend on how the games are split."""
     check_agents(agents)
-    items = [(i, game_seed(seed, i)) for i in range(games)]
+    if deals is not None and len(deals) != games:
+        raise ValueError("one deal per game")
+    items: list[Item] = [(i, game_seed(seed, i), deals[i] if deals is not None else None) for i in range(games)]
     batches = [items[i:i + batch_size] for i in range(0, len(items), batch_size)]
     pool = list(hero_pool) if hero_pool else None
     start = time.perf_counter()
@@ -225,8 +257,8 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
                 progress(len(got))
     elif workers <= 1:
         for b in batches:
-            summaries.extend(play_one(content, rules_id, players, s, i, agents, pool, options=options, check=check)
-                             for i, s in b)
+            summaries.extend(play_one(content, rules_id, players, s, i, agents, pool, options=options, check=check,
+                                      deal=d) for i, s, d in b)
             if progress:
                 progress(len(b))
     else:
@@ -239,7 +271,22 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
                     progress(len(got))
     seconds = time.perf_counter() - start
     summaries.sort(key=lambda s: s.index)
+    return summaries, seconds
+
+
+def run_report(content: Content, summaries: list[GameSummary], *, rules_id: str, players: int, seed: int,
+               seconds: float, agents: str, check: bool = False, options: Optional[dict[str, Any]] = None,
+               fair_pool: bool = False) -> dict[str, Any]:
+    """The report of a run: :func:`report`, the balance tables (stats.py), what produced it, and
+    with ``check`` the broken invariants."""
+    from .replay import content_fingerprint, engine_version
+    from .stats import balance
+
     rep = report(summaries, rules_id=rules_id, players=players, seed=seed, seconds=seconds, agents=agents)
+    rep.update(balance(summaries, content.ruleset(rules_id).selection.lord_role, fair_pool))
+    rep["produced_by"] = {"engine_version": engine_version(), "content_fingerprint": content_fingerprint(content),
+                          "agents": agents, "rules": rules_id, "seed": seed,
+                          "game_seeds": f"game i plays the seed game_seed({seed}, i)", "games": len(summaries)}
     if check:
         broken = [s for s in summaries if s.violation is not None]
         rep["checked"] = True
@@ -247,6 +294,9 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
         rep["violation_samples"] = [{"game": s.index, "seed": s.seed, "violation": s.violation} for s in broken[:10]]
     if options:
         rep["options"] = dict(options)
+    from .stats import warnings
+
+    rep["warnings"] = warnings(rep)
     return rep
 
 
@@ -287,7 +337,8 @@ def report(summaries: list[GameSummary], *, rules_id: str, players: int, seed: i
         "games": len(summaries),
         "finished": n,
         "errors": len(errors),
-        "error_samples": [{"game": s.index, "seed": s.seed, "error": s.error} for s in errors[:10]],
+        "error_samples": [{"game": s.index, "seed": s.seed, "error": s.error, **({"deal": s.deal} if s.deal else {})}
+                          for s in errors[:10]],
         "limits": sum(1 for s in summaries if s.limit is not None),
         "draws": draws,
         "wins": dict(sorted(wins.items())),
@@ -356,5 +407,13 @@ def combine(reports: dict[int, dict[str, Any]]) -> dict[str, Any]:
     out["skill_uses"] = dict(sorted(skill_uses.items()))
     out["seconds"] = round(sum(r["seconds"] for r in reports.values()), 3)
     out["games_per_second"] = round(out["games"] / out["seconds"], 2) if out["seconds"] else 0.0
+    if all("hero_roles" in r for r in reports.values()):
+        from .stats import merge_balance
+
+        out.update(merge_balance(list(reports.values())))
+        out["produced_by"] = dict(first["produced_by"], games=out["games"])
+        from .stats import warnings
+
+        out["warnings"] = warnings(out)
     out["by_players"] = {str(k): v for k, v in sorted(reports.items())}
     return out

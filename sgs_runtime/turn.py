@@ -102,7 +102,8 @@ def _bonus(g: "Game", role: str) -> int:
 ROLE_TABLE_OPTION = "role_table"
 
 
-def _roles(g: "Game") -> list[str]:
+def role_table(g: "Game") -> list[str]:
+    """The roles of the game's table (its option ``role_table`` or the rules' table), not yet dealt."""
     n = g.num_players
     chosen = g.option(ROLE_TABLE_OPTION)
     if chosen is not None and chosen not in g.rules.role_table_variants:
@@ -113,13 +114,26 @@ def _roles(g: "Game") -> list[str]:
     if table is None:
         raise UsageError(f"the rules '{g.rules.id}' have no role table for {n} players "
                          f"(they play {g.rules.players_min} to {g.rules.players_max})")
-    roles = list(table)
+    return list(table)
+
+
+def _roles(g: "Game") -> list[str]:
+    roles = role_table(g)
     g.rng.shuffle(roles)
     return roles
 
 
+def _stand_ins(g: "Game", roles: list[str], pool: list[str]) -> None:
+    """Provisional players, so that the heroes' choice can name a seat: "seat0" ... until it is made."""
+    template = g.content.heroes[pool[0]] if pool else next(iter(g.content.heroes.values()))
+    g.players = [Player(i, replace(template, id=f"seat{i}", name=Text(f"{i}号位", f"seat {i}"), skills=(),
+                                   aliases=()), role) for i, role in enumerate(roles)]
+
+
 def select_heroes(g: "Game", roles: list[str]) -> "Gen":
     """Hero selection; returns one hero id per seat."""
+    if g.deal is not None:
+        return (yield from dealt_heroes(g, roles))
     if g.table is not None and g.table.hero_pile is not None:
         pool = list(g.table.hero_pile)  # a rule case: the pile as it is after the shuffle
     else:
@@ -129,10 +143,7 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
     n = len(roles)
     picks: list[Optional[str]] = [None] * n
     first_seats = [i for i, r in enumerate(roles) if r == sel.lord_role]
-    # provisional players so requests can name a seat: "seat0" ... until the heroes are chosen
-    template = g.content.heroes[pool[0]] if pool else next(iter(g.content.heroes.values()))
-    g.players = [Player(i, replace(template, id=f"seat{i}", name=Text(f"{i}号位", f"seat {i}"), skills=(),
-                                   aliases=()), roles[i]) for i in range(n)]
+    _stand_ins(g, roles, pool)
     order = first_seats + [i for i in range(n) if i not in first_seats]
     for seat in order:
         if seat in first_seats:
@@ -158,6 +169,24 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
                 g.unused_heroes.append(h)
     g.unused_heroes.extend(pool)
     return [p for p in picks if p is not None]
+
+
+def dealt_heroes(g: "Game", roles: list[str]) -> "Gen":
+    """Hero selection from a designed deal (``g.deal``): each seat is offered the one hero its role's
+    list gives it, in seat order. The random generator is not used, so that games with the same seed
+    and the same roles go on alike whatever heroes are dealt (paired comparisons)."""
+    assert g.deal is not None
+    left = {role: list(heroes) for role, heroes in g.deal.items()}
+    picks: list[str] = []
+    for seat, role in enumerate(roles):
+        if not left.get(role):
+            raise UsageError(f"the deal gives no hero for the {role} of seat {seat}")
+        picks.append(left[role].pop(0))
+    _stand_ins(g, roles, picks)
+    for seat, hid in enumerate(picks):
+        yield from g.ask(OptionRequest(g.players[seat], "choose your hero", options=[hid]))
+    g.unused_heroes.extend(h for h in hero_pool(g) if h not in picks)
+    return picks
 
 
 def setup_random(g: "Game") -> "Gen":
