@@ -1,0 +1,476 @@
+"""What the language server (``sgs lsp``, :mod:`sgs_cli.lsp`) knows of a content file, without the protocol.
+
+* :func:`check_document`: the diagnostics of a document's text — the text held by the
+  editor, not the file on disk — checked as ``sgs validate`` checks it, together with the
+  built-in content and the document's pack (:func:`document_context`).
+* :func:`completions`: what may be written at a place: card, hero and skill ids of the
+  loaded content, timing points after ``on:``, values a key's schema allows, and inside
+  an effect snippet the statement words of the grammar, the runtime's attributes,
+  methods, functions and globals and the content's names.
+* :func:`hover`: the name (zh / en) and text of the card, hero or skill whose id is at a place,
+  or what a timing point, attribute or function is.
+
+Positions here are 0-based lines and columns counted in code points (Python string
+indices); :mod:`sgs_cli.lsp` converts them to and from the client's units (UTF-16).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from sgs_dsl.errors import ContentError, Diagnostic
+
+#: the folder of a pack's rule cases (docs/designers.md): a file in it is a rule case
+CASES_FOLDER = "cases"
+
+
+@dataclass
+class Context:
+    """Where a document belongs: what to load with it, as ``sgs validate`` would.
+
+    ``paths`` are checked with the base (the document's own pack), ``packs`` are added on top
+    (the other packs of the nearest ``sgs.yaml``); ``builtin`` is set when the document is a file of
+    the built-in content itself (its text then stands for that file).
+    """
+
+    paths: list[Path] = field(default_factory=list)
+    packs: list[Path] = field(default_factory=list)
+    builtin: bool = False
+    problems: list[str] = field(default_factory=list)  # what was wrong in the config file
+
+
+@dataclass
+class Checked:
+    """One check of a document: its diagnostics and the content it was checked with."""
+
+    diagnostics: list[Diagnostic]
+    content: Any  # sgs_runtime.definitions.Content, loaded with the document (None: not loaded)
+    kind: str  # "content", "case" or "" (a YAML file that is neither: not checked)
+
+
+def _within(path: Path, folder: Path) -> bool:
+    try:
+        return path.is_relative_to(folder)
+    except ValueError:
+        return False
+
+
+def _find_config(start: Path) -> Optional[Path]:
+    """The nearest ``sgs.yaml`` in ``start`` or a folder above it."""
+    from sgs_dsl.loader import find_config
+
+    for folder in (start, *start.parents):
+        config = find_config(folder)
+        if config is not None:
+            return config
+    return None
+
+
+def pack_root(path: Path) -> Path:
+    """The pack a document belongs to: the folder above ``cards/``, ``heroes/``, ``rules/`` or ``cases/``
+    when it is in one of those, else its own folder."""
+    from sgs_dsl.loader import KINDS
+
+    folder = path.parent
+    return folder.parent if folder.name in (*KINDS, CASES_FOLDER) else folder
+
+
+def document_context(path: Path) -> Context:
+    """What a document at ``path`` (absolute) is checked with: the built-in content, the packs of the
+    nearest ``sgs.yaml`` and the document's own pack (:func:`pack_root`)."""
+    from sgs_dsl.loader import KINDS, config_packs, default_content_dir
+
+    from .main import _split_cases
+
+    builtin = default_content_dir().resolve()
+    root = pack_root(path)
+    if root == builtin or any(_within(path, builtin / k) for k in KINDS):
+        return Context(builtin=True)
+    ctx = Context()
+    config = _find_config(path.parent)
+    if config is not None:
+        packs, diags = config_packs(config)
+        ctx.problems = [d.text() for d in diags]
+        ctx.packs = [p.resolve() for p in packs if p.resolve() != root]
+    if root.is_dir():
+        ctx.paths, _ = _split_cases(root)
+    ctx.paths = [p.resolve() for p in ctx.paths]
+    return ctx
+
+
+def _loaded_with(path: Path, paths: Iterable[Path]) -> bool:
+    """Whether loading ``paths`` reads the file ``path`` (which then stands for it)."""
+    from sgs_dsl.loader import KINDS
+
+    for p in paths:
+        if p == path:
+            return True
+        if p.is_dir():
+            kinds = [p / k for k in KINDS if (p / k).is_dir()]
+            if any(_within(path, k) for k in kinds) if kinds else path.parent == p:
+                return True
+    return False
+
+
+def _document_kind(path: Path, text: str) -> str:
+    """"content", "case" or "" for a YAML file that is neither (a workflow, mkdocs.yml ...)."""
+    from sgs_dsl.loader import KINDS, _guess_kind
+    from sgs_dsl.yamlsafe import load_text
+
+    from .main import _is_rule_case_data
+
+    folder = path.parent.name
+    try:
+        data = load_text(text, str(path)).data
+    except ContentError:
+        data = None
+    if data is not None:
+        if _is_rule_case_data(data):
+            return "case"
+        if _guess_kind(data) is not None:
+            return "content"
+    if folder in KINDS:
+        return "content"
+    if folder == CASES_FOLDER:
+        return "case"
+    return "content" if data is None and path.suffix in (".yaml", ".yml") and path.name != "sgs.yaml" else ""
+
+
+def check_document(path: Path, text: str) -> Checked:
+    """The diagnostics of a document (``path`` absolute, ``text`` as the editor holds it), only those in it.
+
+    A content file is loaded in place of its file on disk, with its pack and the built-in
+    content, errors and (when there is none) warnings; a rule case is checked against the
+    content of its pack (its schema, names and table, as ``sgs validate`` does, without playing it).
+    """
+    from sgs_dsl.loader import build
+
+    from .main import _check_case_file
+
+    path = Path(os.path.abspath(path))
+    kind = _document_kind(path, text)
+    if not kind:
+        return Checked([], None, "")
+    ctx = document_context(path)
+    paths = [p for p in ctx.paths if p != path]
+    overlay: dict[str, str] = {}
+    if kind == "content":
+        overlay[str(path)] = text
+        if not ctx.builtin and not _loaded_with(path, paths):
+            paths.insert(0, path)
+    content, diags = build(None, paths, lint=True, packs=ctx.packs, overlay=overlay)
+    if kind == "case":
+        diags = list(diags) + _check_case_file(content, path, text)
+    mine = [d for d in diags if _same_file(d.file, path)]
+    if ctx.problems and not mine:
+        mine.append(Diagnostic(str(path), 1, 1, "E105", "the config file sgs.yaml of this folder has errors, so "
+                                                         "its packs were not loaded: " + "; ".join(ctx.problems),
+                               severity="warning"))
+    return Checked(sorted(set(mine)), content, kind)
+
+
+def _same_file(name: str, path: Path) -> bool:
+    return Path(os.path.abspath(name)) == path or Path(name).resolve() == path.resolve()
+
+
+# ---------------------------------------------------------------------- what the schemas and the runtime say
+
+
+@lru_cache(maxsize=1)
+def schema_keys() -> tuple[frozenset[str], frozenset[str], dict[str, tuple[str, ...]]]:
+    """From the JSON Schemas: the keys whose values are expressions, those whose values are statement
+    blocks, and the values each key's enum allows."""
+    from sgs_dsl.loader import SCHEMA_DIR
+
+    exprs: set[str] = set()
+    blocks: set[str] = set()
+    enums: dict[str, set[str]] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, sub in (node.get("properties") or {}).items():
+                if isinstance(sub, dict):
+                    ref = str(sub.get("$ref", ""))
+                    alts = [str(a.get("$ref", "")) for a in sub.get("anyOf", sub.get("oneOf", [])) if isinstance(a, dict)]
+                    if ref.endswith("/expr") or any(a.endswith("/expr") for a in alts):
+                        exprs.add(key)
+                    if ref.endswith("/block") or any(a.endswith("/block") for a in alts):
+                        blocks.add(key)
+                    values, items = sub.get("enum"), sub.get("items")
+                    if values is None and isinstance(items, dict):
+                        values = items.get("enum")
+                    if isinstance(values, list):
+                        enums.setdefault(key, set()).update(str(v) for v in values if isinstance(v, str))
+            for sub in node.values():
+                walk(sub)
+        elif isinstance(node, list):
+            for sub in node:
+                walk(sub)
+
+    for f in sorted(SCHEMA_DIR.glob("*.schema.json")):
+        walk(json.loads(f.read_text(encoding="utf-8")))
+    return frozenset(exprs), frozenset(blocks), {k: tuple(sorted(v)) for k, v in enums.items()}
+
+
+@dataclass(frozen=True)
+class Item:
+    """A completion: what is written (``label``), what it is (``kind``), a detail and its documentation."""
+
+    label: str
+    kind: str  # card, hero, skill, timing, attribute, method, field, function, global, statement, name, value
+    detail: str = ""
+    doc: str = ""
+    rank: int = 1  # 0 first: what the place asks for most
+
+
+def _vocabulary() -> list[Item]:
+    """The runtime's attributes, methods, functions and globals, with what each is."""
+    from sgs_dsl.compiler import GLOBALS, KEYED
+    from sgs_runtime import vocabulary as V
+
+    items: list[Item] = []
+    for table, what in ((V.PLAYER_ATTRS, "player"), (V.CARD_ATTRS, "card"), (V.LIST_ATTRS, "list"),
+                        (V.JUDGE_ATTRS, "judge result")):
+        for name, spec in table.items():
+            items.append(Item(name, "attribute", f"{what} attribute", str(spec[-1])))
+    for name, spec in V.PLAYER_METHODS.items():
+        items.append(Item(name, "method", "player method", str(spec[-1])))
+    return items + [Item(n, "function", "function", str(spec[-1]) if isinstance(spec, tuple) else "")
+                    for n, spec in V.FUNCTIONS.items()] \
+        + [Item(n, "function", "function over a list") for n in (*V.COMPREHENSIONS, *KEYED)] \
+        + [Item(n, "global", "global") for n in GLOBALS]
+
+
+def _functions() -> list[Item]:
+    return [i for i in _vocabulary() if i.kind in ("function", "global")]
+
+
+def _members() -> list[Item]:
+    return [i for i in _vocabulary() if i.kind in ("attribute", "method")]
+
+
+def _timings(content: Any) -> list[Item]:
+    from sgs_runtime.events import TIMINGS
+
+    items = [Item(name, "timing", f"timing point ({t.event.kind})" if hasattr(t.event, "kind") else "timing point",
+                  t.doc, rank=0) for name, t in TIMINGS.items()]
+    signals = sorted(content.env.signals) if content is not None else []
+    return items + [Item(s, "timing", "signal (declared by the content)", rank=0) for s in signals]
+
+
+def _event_fields(timing: Optional[str]) -> list[Item]:
+    from sgs_runtime import events
+    from sgs_runtime.vocabulary import EVENT_COMMON
+
+    classes = [events.TIMINGS[timing].event] if timing in events.TIMINGS else [
+        c for c in vars(events).values() if isinstance(c, type) and issubclass(c, events.Event)]
+    names: dict[str, str] = {}
+    for cls in classes:
+        for name, kind in getattr(cls, "FIELDS", {}).items():
+            names.setdefault(name, f"event field ({kind})")
+    items = [Item(n, "field", d, rank=0) for n, d in sorted(names.items())]
+    return items + [Item(n, "field", "event field", str(spec[-1]), rank=0) for n, spec in EVENT_COMMON.items()]
+
+
+def _text(t: Any) -> tuple[str, str]:
+    return (str(getattr(t, "zh", "") or ""), str(getattr(t, "en", "") or ""))
+
+
+def _ids(content: Any, first: str = "card") -> list[Item]:
+    """The card, hero and skill ids of the content; those of ``first`` first."""
+    if content is None:
+        return []
+    items: list[Item] = []
+    for kind, table in (("card", content.cards), ("hero", content.heroes), ("skill", content.skills)):
+        for cid, obj in sorted(table.items()):
+            zh, en = _text(obj.name)
+            items.append(Item(cid, kind, f"{kind} {zh} {en}".strip(), _describe(kind, obj),
+                              rank=0 if kind == first else 1))
+    return items
+
+
+def _names(content: Any) -> list[Item]:
+    """Every name the content declares that a snippet may use (cards, skills, marks, phases, suits ...)."""
+    if content is None:
+        return []
+    out = _ids(content)
+    seen = {i.label for i in out}
+    for name, cats in sorted(content.env.symbols.items()):
+        if name not in seen:
+            out.append(Item(name, "name", " / ".join(sorted(cats))))
+    return out + [Item(m, "name", "mark") for m in sorted(content.env.marks - seen)]
+
+
+# ---------------------------------------------------------------------- where the cursor is
+
+_KEY_LINE = re.compile(r"^(?P<indent>\s*)(?:-\s+)?(?P<key>[A-Za-z_][\w]*)\s*:(?:\s+|$)(?P<value>.*)$")
+_BLOCK_HEADER = re.compile(r"^\s*(?:-\s+)?(?P<key>[A-Za-z_][\w]*)\s*:\s*[|>][-+0-9]*\s*(?:#.*)?$")
+_LAST_KEY = re.compile(r"(?:^|[\s{,])(?P<key>[A-Za-z_][\w]*)\s*:(?=\s|$)")
+_WORD = re.compile(r"[A-Za-z_][\w]*$")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _block_of(lines: list[str], row: int, col: int) -> Optional[tuple[str, int]]:
+    """The key of the literal block that line ``row`` is in (and the header's row), or None."""
+    here = lines[row]
+    limit = _indent(here) if here.strip() else min(col, len(here))
+    for r in range(row - 1, -1, -1):
+        line = lines[r]
+        if not line.strip():
+            continue
+        ind = _indent(line)
+        if ind >= limit:
+            continue
+        m = _BLOCK_HEADER.match(line)
+        if m:
+            return m.group("key"), r
+        if line.lstrip().startswith("- ") or (_KEY_LINE.match(line) and not line.rstrip().endswith(":")):
+            return None  # a YAML line holding this one: not in a block
+        limit = ind
+    return None
+
+
+def _timing_above(lines: list[str], row: int) -> Optional[str]:
+    """The ``on:`` of the trigger a line belongs to: the nearest one above at most as indented as its key."""
+    for r in range(row, -1, -1):
+        m = re.match(r"^\s*(?:-\s+)?on\s*:\s*([a-z_][\w]*)", lines[r])
+        if m:
+            return m.group(1)
+        if re.match(r"^\s*-\s+", lines[r]) and r < row and re.match(r"^\s*-\s+id\s*:", lines[r]):
+            return None  # the start of the skill (or card): no trigger above within it
+    return None
+
+
+def _list_parent(lines: list[str], row: int) -> Optional[str]:
+    """The key of a block list item (``  - slash``): the nearest less indented ``key:`` above."""
+    ind = _indent(lines[row])
+    for r in range(row - 1, -1, -1):
+        line = lines[r]
+        if line.strip() and _indent(line) < ind or (line.strip() and _indent(line) == ind
+                                                     and not line.lstrip().startswith("-")):
+            m = _KEY_LINE.match(line)
+            return m.group("key") if m and not m.group("value").strip() else None
+    return None
+
+
+#: the kind of id a key names first (completion offers every id, these first)
+_FIRST_KIND = {"skills": "skill", "skill": "skill", "invoke": "skill", "refuse": "skill",
+               "hero": "hero", "heroes": "hero", "turn": "hero", "targets": "hero"}
+
+
+def word_at(line: str, col: int) -> tuple[int, int]:
+    """The start and end of the id (letters, digits, ``_``) at column ``col`` of ``line``."""
+    start = col
+    while start > 0 and (line[start - 1].isalnum() or line[start - 1] == "_") and line[start - 1].isascii():
+        start -= 1
+    end = col
+    while end < len(line) and (line[end].isalnum() or line[end] == "_") and line[end].isascii():
+        end += 1
+    return start, end
+
+
+def completions(text: str, row: int, col: int, content: Any) -> tuple[int, list[Item]]:
+    """What may be written at ``row``, ``col`` (0-based, code points): the column where the word being
+    written starts, and the items, best first."""
+    lines = text.split("\n")
+    if row >= len(lines):
+        return col, []
+    line = lines[row].rstrip("\r")
+    col = min(col, len(line))
+    before = line[:col]
+    m = _WORD.search(before)
+    start = col - len(m.group(0)) if m else col
+    exprs, blocks, enums = schema_keys()
+
+    block = _block_of(lines, row, col)
+    key: Optional[str]
+    if block is not None and block[0] in blocks:
+        return start, _snippet_items(lines, row, before[:start], content, statement=True)
+    keyed = [k for k in _LAST_KEY.finditer(before)]
+    key = keyed[-1].group("key") if keyed else None
+    if key is None and re.match(r"^\s*-\s+", before):
+        key = _list_parent(lines, row)
+    if key is None:
+        return start, []  # a key is being written: the YAML extension and the schemas help there
+    if key in exprs or key in blocks:
+        return start, _snippet_items(lines, row, before[:start], content, statement=key in blocks)
+    if key == "on":
+        return start, _timings(content)
+    if key in enums:
+        return start, [Item(v, "value", f"a value of '{key}'", rank=0) for v in enums[key]] + _ids(content)
+    return start, _ids(content, _FIRST_KIND.get(key, "card"))
+
+
+def _snippet_items(lines: list[str], row: int, before: str, content: Any, statement: bool) -> list[Item]:
+    """What may be written inside an effect snippet, after ``before`` (the line up to the word)."""
+    from sgs_dsl.lark_parser import statement_words
+
+    if before.endswith("."):
+        owner = _WORD.search(before[:-1])
+        if owner is not None and owner.group(0) == "event":
+            return _event_fields(_timing_above(lines, row))
+        return _members()
+    # a statement begins here: at the start of a line of the block, or right after the block's key
+    at_start = statement and re.fullmatch(r"\s*(?:-\s+)?(?:[A-Za-z_]\w*\s*:\s*)?", before) is not None
+    words = [Item(w, "statement", "statement", rank=0) for w in statement_words()] if at_start else []
+    return words + _names(content) + _functions()
+
+
+# ---------------------------------------------------------------------- hover
+
+
+def _describe(kind: str, obj: Any) -> str:
+    """A card's, hero's or skill's names and text, as Markdown."""
+    zh, en = _text(obj.name)
+    head = f"**{zh}** {en}".strip() + f" — {kind} `{obj.id}`"
+    parts = [head]
+    if kind == "hero":
+        parts.append(f"{obj.kingdom}, {obj.gender}, {obj.hp} HP; skills: " + ", ".join(f"`{s}`" for s in obj.skills))
+    elif kind == "card":
+        parts.append(f"{obj.type} card" + (f" of the pack {obj.pack}" if obj.pack else ""))
+    text = getattr(obj, "text", None)
+    if text is not None:
+        tzh, ten = _text(text)
+        parts.extend(t for t in (tzh, ten) if t)
+    src = getattr(obj, "source", None)
+    if src is not None and getattr(src, "file", ""):
+        parts.append(f"*{src.file}:{src.line}*")
+    return "\n\n".join(parts)
+
+
+def hover(text: str, row: int, col: int, content: Any) -> Optional[tuple[int, int, str]]:
+    """What the id at ``row``, ``col`` is: (start, end, Markdown), or None for nothing known."""
+    lines = text.split("\n")
+    if row >= len(lines):
+        return None
+    line = lines[row].rstrip("\r")
+    start, end = word_at(line, min(col, len(line)))
+    word = line[start:end]
+    if not word:
+        return None
+    if content is not None:
+        canon = content.aliases.get(word, word) if isinstance(content.aliases, dict) else word
+        for kind, table in (("card", content.cards), ("hero", content.heroes), ("skill", content.skills)):
+            if canon in table:
+                return start, end, _describe(kind, table[canon])
+    from sgs_runtime.events import TIMINGS
+
+    if word in TIMINGS and re.search(r"\bon\s*:\s*$", line[:start]):
+        return start, end, f"timing point `{word}`: {TIMINGS[word].doc}"
+    if start > 0 and line[start - 1] == ".":
+        for item in _members():
+            if item.label == word:
+                return start, end, f"{item.detail} `{word}`: {item.doc}"
+    for item in _functions():
+        if item.label == word and end < len(line) and line[end] == "(":
+            return start, end, f"{item.detail} `{word}`" + (f": {item.doc}" if item.doc else "")
+    return None
