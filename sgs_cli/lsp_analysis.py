@@ -105,9 +105,12 @@ def document_context(path: Path) -> Context:
 
 
 def _loaded_with(path: Path, paths: Iterable[Path]) -> bool:
-    """Whether loading ``paths`` reads the file ``path`` (which then stands for it)."""
+    """Whether loading ``paths`` reads the file ``path`` (which then stands for it): not when it is not on
+    disk yet (a new file, unsaved), which no folder lists."""
     from sgs_dsl.loader import KINDS
 
+    if not path.is_file():
+        return False
     for p in paths:
         if p == path:
             return True
@@ -197,7 +200,8 @@ def schema_keys() -> tuple[frozenset[str], frozenset[str], dict[str, tuple[str, 
             for key, sub in (node.get("properties") or {}).items():
                 if isinstance(sub, dict):
                     ref = str(sub.get("$ref", ""))
-                    alts = [str(a.get("$ref", "")) for a in sub.get("anyOf", sub.get("oneOf", [])) if isinstance(a, dict)]
+                    alts = [str(a.get("$ref", "")) for a in sub.get("anyOf") or sub.get("oneOf") or []
+                            if isinstance(a, dict)]
                     if ref.endswith("/expr") or any(a.endswith("/expr") for a in alts):
                         exprs.add(key)
                     if ref.endswith("/block") or any(a.endswith("/block") for a in alts):
@@ -237,12 +241,11 @@ def _vocabulary() -> list[Item]:
     items: list[Item] = []
     for table, what in ((V.PLAYER_ATTRS, "player"), (V.CARD_ATTRS, "card"), (V.LIST_ATTRS, "list"),
                         (V.JUDGE_ATTRS, "judge result")):
-        for name, spec in table.items():
-            items.append(Item(name, "attribute", f"{what} attribute", str(spec[-1])))
-    for name, spec in V.PLAYER_METHODS.items():
-        items.append(Item(name, "method", "player method", str(spec[-1])))
-    return items + [Item(n, "function", "function", str(spec[-1]) if isinstance(spec, tuple) else "")
-                    for n, spec in V.FUNCTIONS.items()] \
+        for name, attr in table.items():
+            items.append(Item(name, "attribute", f"{what} attribute", str(attr[-1])))
+    for name, method in V.PLAYER_METHODS.items():
+        items.append(Item(name, "method", "player method", str(method[-1])))
+    return items + [Item(n, "function", "function", str(fn[-1])) for n, fn in V.FUNCTIONS.items()] \
         + [Item(n, "function", "function over a list") for n in (*V.COMPREHENSIONS, *KEYED)] \
         + [Item(n, "global", "global") for n in GLOBALS]
 
@@ -405,8 +408,13 @@ def completions(text: str, row: int, col: int, content: Any) -> tuple[int, list[
         return start, _snippet_items(lines, row, before[:start], content, statement=key in blocks)
     if key == "on":
         return start, _timings(content)
-    if key in enums:
-        return start, [Item(v, "value", f"a value of '{key}'", rank=0) for v in enums[key]] + _ids(content)
+    # the values a key allows: its schema's enum, or the names the content declares of that kind
+    # (kingdom: wei, shu ...; phase, suit, role ...)
+    values = list(enums.get(key, ()))
+    if content is not None:
+        values += sorted(n for n in content.env.names_in(key) if n not in values)
+    if values:
+        return start, [Item(v, "value", f"a value of '{key}'", rank=0) for v in values] + _ids(content)
     return start, _ids(content, _FIRST_KIND.get(key, "card"))
 
 
@@ -441,8 +449,8 @@ def _describe(kind: str, obj: Any) -> str:
     if text is not None:
         tzh, ten = _text(text)
         parts.extend(t for t in (tzh, ten) if t)
-    src = getattr(obj, "source", None)
-    if src is not None and getattr(src, "file", ""):
+    src: Any = getattr(obj, "source", None)
+    if src is not None and src.file:
         parts.append(f"*{src.file}:{src.line}*")
     return "\n\n".join(parts)
 

@@ -24,8 +24,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "docs" / "tutorial" / "my_pack"
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("pygls") is None,
-                                reason="pygls is not installed: pip install -e '.[lsp]' to test sgs lsp")
+NO_PYGLS = "pygls is not installed: pip install -e '.[lsp]' to test sgs lsp through the protocol"
 
 #: a wait that only ends a hung server (no timing is asserted)
 WAIT = 120.0
@@ -124,6 +123,8 @@ def pack(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def client(tmp_path: Path) -> Iterator[Client]:
+    if importlib.util.find_spec("pygls") is None:
+        pytest.skip(NO_PYGLS)
     c = Client(tmp_path)
     result = c.request("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(),
                                       "capabilities": {"general": {"positionEncodings": ["utf-16"]}}})
@@ -297,3 +298,45 @@ def test_the_cli_does_not_import_pygls_unless_sgs_lsp_runs() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=WAIT,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert result.stdout.strip() == "False", result.stderr
+
+
+# ------------------------------------------------------------------ what a document is checked with
+
+
+def test_the_packs_of_sgs_yaml_are_loaded_with_the_document(tmp_path: Path) -> None:
+    """A hero of one pack gives a skill of another pack that sgs.yaml lists: known there, unknown alone."""
+    from sgs_cli.lsp_analysis import check_document
+
+    shutil.copytree(PACK, tmp_path / "my_pack")
+    other = tmp_path / "other_pack" / "heroes"
+    other.mkdir(parents=True)
+    hero = other / "guest.yaml"
+    text = ("pack: other_pack\nheroes:\n  - id: guest\n    name: {zh: 客, en: Guest}\n    kingdom: wei\n"
+            "    gender: male\n    hp: 4\n    skills: [shoucheng]\n")
+    alone = check_document(hero, text)
+    assert [(d.line, d.col, d.code) for d in alone.diagnostics] == [(8, 14, "E300")]
+    (tmp_path / "sgs.yaml").write_text("packs:\n  - my_pack\n  - other_pack\n", encoding="utf-8")
+    together = check_document(hero, text)
+    assert [d for d in together.diagnostics if d.severity == "error"] == []
+    assert "guest" in together.content.heroes and "wen_ping" in together.content.heroes
+    assert not hero.exists()  # checked from the editor's text alone: never written
+
+
+def test_a_built_in_file_is_checked_in_place_of_itself() -> None:
+    from sgs_cli.lsp_analysis import check_document
+    from sgs_dsl.loader import default_content_dir
+
+    path = default_content_dir() / "heroes" / "standard.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert check_document(path, text).diagnostics == []
+    checked = check_document(path, text.replace("skills: [ganglie]", "skills: [gangle]"))
+    assert [(d.code, d.message) for d in checked.diagnostics] == [
+        ("E300", "unknown skill 'gangle' (did you mean 'ganglie'?)")]
+
+
+def test_yaml_that_is_no_content_file_is_left_alone(tmp_path: Path) -> None:
+    from sgs_cli.lsp_analysis import check_document
+
+    workflow = tmp_path / ".github" / "workflows" / "ci.yaml"
+    checked = check_document(workflow, "on: [push]\njobs: {build: {runs-on: ubuntu-latest}}\n")
+    assert checked.kind == "" and checked.diagnostics == []
