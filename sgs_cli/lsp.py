@@ -49,6 +49,7 @@ def make_server() -> Any:
 
     server = LanguageServer("sgs", _version())
     contents: dict[str, Any] = {}  # uri -> the content the document was last checked with
+    cases: set[str] = set()  # the uris of the rule cases
     versions: dict[str, int] = {}  # uri -> how many changes were seen (a check runs for the last one only)
 
     def path_of(doc: TextDocument) -> Optional[Path]:
@@ -82,6 +83,7 @@ def make_server() -> Any:
             return
         if checked.content is not None:
             contents[doc.uri] = checked.content
+        (cases.add if checked.kind == "case" else cases.discard)(doc.uri)
         diags = [T.Diagnostic(range=lsp_range(doc, d), message=d.message, code=d.code, source="sgs",
                               severity=T.DiagnosticSeverity.Error if d.severity == "error"
                               else T.DiagnosticSeverity.Warning)
@@ -119,6 +121,7 @@ def make_server() -> Any:
     def did_close(ls: LanguageServer, params: T.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         contents.pop(uri, None)
+        cases.discard(uri)
         versions.pop(uri, None)
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -135,7 +138,7 @@ def make_server() -> Any:
         lines = doc.lines
         pos = doc.position_codec.position_from_client_units(lines, T.Position(params.position.line,
                                                                               params.position.character))
-        start, items = A.completions(doc.source, pos.line, pos.character, content_for(doc.uri))
+        start, items = A.completions(doc.source, pos.line, pos.character, content_for(doc.uri), doc.uri in cases)
         codec = doc.position_codec
         edit_range = T.Range(codec.position_to_client_units(lines, T.Position(pos.line, start)),
                              codec.position_to_client_units(lines, T.Position(pos.line, pos.character)))

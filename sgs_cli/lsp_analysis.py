@@ -86,8 +86,6 @@ def document_context(path: Path) -> Context:
     nearest ``sgs.yaml`` and the document's own pack (:func:`pack_root`)."""
     from sgs_dsl.loader import KINDS, config_packs, default_content_dir
 
-    from .main import _split_cases
-
     builtin = default_content_dir().resolve()
     root = pack_root(path)
     if root == builtin or any(_within(path, builtin / k) for k in KINDS):
@@ -99,9 +97,38 @@ def document_context(path: Path) -> Context:
         ctx.problems = [d.text() for d in diags]
         ctx.packs = [p.resolve() for p in packs if p.resolve() != root]
     if root.is_dir():
-        ctx.paths, _ = _split_cases(root)
-    ctx.paths = [p.resolve() for p in ctx.paths]
+        ctx.paths = _pack_paths(root)
     return ctx
+
+
+#: a pack folder -> what its files were (name, time, size) and its content paths (see :func:`_pack_paths`)
+_SPLITS: dict[Path, tuple[tuple[tuple[str, int, int], ...], list[Path]]] = {}
+
+
+def _pack_paths(root: Path) -> list[Path]:
+    """The content paths of a pack folder, its rule cases left out (as ``sgs validate ROOT`` splits it).
+
+    Telling a case from a content file reads each file: that is remembered while no file of the
+    folder changes on disk (a folder of many rule cases is checked again and again as one is edited).
+    """
+    from sgs_dsl.yamlsafe import find_yaml_files
+
+    from .main import _split_cases
+
+    files, _ = find_yaml_files(root)
+    stamp = []
+    for f in sorted(files):
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        stamp.append((str(f), st.st_mtime_ns, st.st_size))
+    known = _SPLITS.get(root)
+    if known is not None and known[0] == tuple(stamp):
+        return list(known[1])
+    paths = [p.resolve() for p in _split_cases(root)[0]]
+    _SPLITS[root] = (tuple(stamp), paths)
+    return list(paths)
 
 
 def _loaded_with(path: Path, paths: Iterable[Path]) -> bool:
@@ -167,7 +194,8 @@ def check_document(path: Path, text: str) -> Checked:
         overlay[str(path)] = text
         if not ctx.builtin and not _loaded_with(path, paths):
             paths.insert(0, path)
-    content, diags = build(None, paths, lint=True, packs=ctx.packs, overlay=overlay)
+    # the warnings are of content files: a rule case has none
+    content, diags = build(None, paths, lint=kind == "content", packs=ctx.packs, overlay=overlay)
     if kind == "case":
         diags = list(diags) + _check_case_file(content, path, text)
     mine = [d for d in diags if _same_file(d.file, path)]
@@ -185,10 +213,10 @@ def _same_file(name: str, path: Path) -> bool:
 # ---------------------------------------------------------------------- what the schemas and the runtime say
 
 
-@lru_cache(maxsize=1)
-def schema_keys() -> tuple[frozenset[str], frozenset[str], dict[str, tuple[str, ...]]]:
-    """From the JSON Schemas: the keys whose values are expressions, those whose values are statement
-    blocks, and the values each key's enum allows."""
+@lru_cache(maxsize=2)
+def schema_keys(case: bool = False) -> tuple[frozenset[str], frozenset[str], dict[str, tuple[str, ...]]]:
+    """From the JSON Schemas (of content files, or of rule cases): the keys whose values are expressions,
+    those whose values are statement blocks, and the values each key's enum allows."""
     from sgs_dsl.loader import SCHEMA_DIR
 
     exprs: set[str] = set()
@@ -218,6 +246,8 @@ def schema_keys() -> tuple[frozenset[str], frozenset[str], dict[str, tuple[str, 
                 walk(sub)
 
     for f in sorted(SCHEMA_DIR.glob("*.schema.json")):
+        if (f.name == "scenario.schema.json") != case:
+            continue
         walk(json.loads(f.read_text(encoding="utf-8")))
     return frozenset(exprs), frozenset(blocks), {k: tuple(sorted(v)) for k, v in enums.items()}
 
@@ -343,12 +373,12 @@ def _block_of(lines: list[str], row: int, col: int) -> Optional[tuple[str, int]]
 
 
 def _timing_above(lines: list[str], row: int) -> Optional[str]:
-    """The ``on:`` of the trigger a line belongs to: the nearest one above at most as indented as its key."""
+    """The timing of the trigger a line belongs to: the nearest ``on:`` above it within its skill."""
     for r in range(row, -1, -1):
         m = re.match(r"^\s*(?:-\s+)?on\s*:\s*([a-z_][\w]*)", lines[r])
         if m:
             return m.group(1)
-        if re.match(r"^\s*-\s+", lines[r]) and r < row and re.match(r"^\s*-\s+id\s*:", lines[r]):
+        if re.match(r"^\s*-\s+id\s*:", lines[r]):
             return None  # the start of the skill (or card): no trigger above within it
     return None
 
@@ -358,10 +388,12 @@ def _list_parent(lines: list[str], row: int) -> Optional[str]:
     ind = _indent(lines[row])
     for r in range(row - 1, -1, -1):
         line = lines[r]
-        if line.strip() and _indent(line) < ind or (line.strip() and _indent(line) == ind
-                                                     and not line.lstrip().startswith("-")):
-            m = _KEY_LINE.match(line)
-            return m.group("key") if m and not m.group("value").strip() else None
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if _indent(line) > ind or (_indent(line) == ind and line.lstrip().startswith("-")):
+            continue  # an item before this one, or what it holds
+        m = _KEY_LINE.match(line)
+        return m.group("key") if m and not m.group("value").strip() else None
     return None
 
 
@@ -381,9 +413,9 @@ def word_at(line: str, col: int) -> tuple[int, int]:
     return start, end
 
 
-def completions(text: str, row: int, col: int, content: Any) -> tuple[int, list[Item]]:
-    """What may be written at ``row``, ``col`` (0-based, code points): the column where the word being
-    written starts, and the items, best first."""
+def completions(text: str, row: int, col: int, content: Any, case: bool = False) -> tuple[int, list[Item]]:
+    """What may be written at ``row``, ``col`` (0-based, code points) of a content file (or of a rule
+    ``case``): the column where the word being written starts, and the items, best first."""
     lines = text.split("\n")
     if row >= len(lines):
         return col, []
@@ -392,14 +424,18 @@ def completions(text: str, row: int, col: int, content: Any) -> tuple[int, list[
     before = line[:col]
     m = _WORD.search(before)
     start = col - len(m.group(0)) if m else col
-    exprs, blocks, enums = schema_keys()
+    exprs, blocks, enums = schema_keys(case)
 
     block = _block_of(lines, row, col)
-    key: Optional[str]
     if block is not None and block[0] in blocks:
         return start, _snippet_items(lines, row, before[:start], content, statement=True)
-    keyed = [k for k in _LAST_KEY.finditer(before)]
-    key = keyed[-1].group("key") if keyed else None
+    key: Optional[str] = None
+    m_key = _KEY_LINE.match(before)
+    if m_key is not None:
+        key = m_key.group("key")
+        if m_key.group("value").lstrip().startswith("{"):  # a flow mapping: the last key in it
+            inner = list(_LAST_KEY.finditer(m_key.group("value")))
+            key = inner[-1].group("key") if inner else key
     if key is None and re.match(r"^\s*-\s+", before):
         key = _list_parent(lines, row)
     if key is None:
