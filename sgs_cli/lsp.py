@@ -74,8 +74,10 @@ def make_server() -> Any:
         path = path_of(doc)
         if path is None:
             return
+        others = {str(Path(d.path)): d.source for uri, d in server.workspace.text_documents.items()
+                  if uri != doc.uri and uri.startswith("file:")}
         try:
-            checked = A.check_document(path, doc.source)
+            checked = A.check_document(path, doc.source, others)
         except Exception as exc:  # a bug of the checker: told to the editor, never the end of the server
             server.window_log_message(T.LogMessageParams(T.MessageType.Error,
                                                          f"sgs lsp: {path} could not be checked: "
@@ -115,7 +117,11 @@ def make_server() -> Any:
 
     @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: LanguageServer, params: T.DidSaveTextDocumentParams) -> None:
+        """The document, then every other open one: what they are checked with may have changed."""
         publish(ls.workspace.get_text_document(params.text_document.uri))
+        for uri in list(ls.workspace.text_documents):
+            if uri != params.text_document.uri and uri in versions:
+                publish(ls.workspace.get_text_document(uri))
 
     @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LanguageServer, params: T.DidCloseTextDocumentParams) -> None:
@@ -152,6 +158,19 @@ def make_server() -> Any:
                 documentation=T.MarkupContent(T.MarkupKind.Markdown, item.doc) if item.doc else None,
                 sort_text=f"{item.rank}{n:05d}", text_edit=T.TextEdit(edit_range, item.label)))
         return T.CompletionList(is_incomplete=False, items=out)
+
+    @server.feature(T.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: LanguageServer, params: T.DefinitionParams) -> Optional[T.Location]:
+        doc = ls.workspace.get_text_document(params.text_document.uri)
+        pos = doc.position_codec.position_from_client_units(doc.lines, T.Position(params.position.line,
+                                                                                  params.position.character))
+        found = A.definition(doc.source, pos.line, pos.character, content_for(doc.uri))
+        if found is None:
+            return None
+        path, line, col = found
+        target = ls.workspace.get_text_document(path.as_uri())  # the editor's text, or else the file's
+        at = target.position_codec.position_to_client_units(target.lines, T.Position(line, col))
+        return T.Location(uri=path.as_uri(), range=T.Range(at, at))
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)
     def hover(ls: LanguageServer, params: T.HoverParams) -> Optional[T.Hover]:

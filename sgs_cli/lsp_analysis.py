@@ -132,15 +132,12 @@ def _pack_paths(root: Path) -> list[Path]:
 
 
 def _loaded_with(path: Path, paths: Iterable[Path]) -> bool:
-    """Whether loading ``paths`` reads the file ``path`` (which then stands for it): not when it is not on
-    disk yet (a new file, unsaved), which no folder lists."""
+    """Whether loading ``paths`` would read the file ``path`` if it is on disk (which then stands for it)."""
     from sgs_dsl.loader import KINDS
 
-    if not path.is_file():
-        return False
     for p in paths:
-        if p == path:
-            return True
+        if p == path or (path.parent.name in KINDS and path.parent.parent == p):
+            return True  # the file itself, or one of a tree's cards/, heroes/, rules/ (there or to come)
         if p.is_dir():
             kinds = [p / k for k in KINDS if (p / k).is_dir()]
             if any(_within(path, k) for k in kinds) if kinds else path.parent == p:
@@ -172,12 +169,14 @@ def _document_kind(path: Path, text: str) -> str:
     return "content" if data is None and path.suffix in (".yaml", ".yml") and path.name != "sgs.yaml" else ""
 
 
-def check_document(path: Path, text: str) -> Checked:
+def check_document(path: Path, text: str, others: Optional[dict[str, str]] = None) -> Checked:
     """The diagnostics of a document (``path`` absolute, ``text`` as the editor holds it), only those in it.
 
     A content file is loaded in place of its file on disk, with its pack and the built-in
     content, errors and (when there is none) warnings; a rule case is checked against the
     content of its pack (its schema, names and table, as ``sgs validate`` does, without playing it).
+    ``others``: the texts of the other documents open in the editor, by absolute path, read
+    instead of their files where the content holds them.
     """
     from sgs_dsl.loader import build
 
@@ -189,10 +188,14 @@ def check_document(path: Path, text: str) -> Checked:
         return Checked([], None, "")
     ctx = document_context(path)
     paths = [p for p in ctx.paths if p != path]
-    overlay: dict[str, str] = {}
+    overlay: dict[str, str] = dict(others or {})
+    overlay.pop(str(path), None)
+    # the other open documents of the pack that are not on disk yet (new, unsaved): no folder lists them
+    paths += [Path(p) for p in overlay if not Path(p).exists() and _loaded_with(Path(p), ctx.paths)
+              and _document_kind(Path(p), overlay[p]) == "content"]
     if kind == "content":
         overlay[str(path)] = text
-        if not ctx.builtin and not _loaded_with(path, paths):
+        if not (path.is_file() and (ctx.builtin or _loaded_with(path, paths))):
             paths.insert(0, path)
     # the warnings are of content files: a rule case has none
     content, diags = build(None, paths, lint=kind == "content", packs=ctx.packs, overlay=overlay)
@@ -491,21 +494,42 @@ def _describe(kind: str, obj: Any) -> str:
     return "\n\n".join(parts)
 
 
+def _word(text: str, row: int, col: int) -> tuple[str, int, int, str]:
+    """The line ``row`` of ``text``, and the id at ``col`` in it: (line, start, end, the id or '')."""
+    lines = text.split("\n")
+    line = lines[row].rstrip("\r") if row < len(lines) else ""
+    start, end = word_at(line, min(col, len(line)))
+    return line, start, end, line[start:end]
+
+
+def _defined(content: Any, word: str) -> Optional[tuple[str, Any]]:
+    """The card, hero or skill an id (or an alias) names: (its kind, it), or None."""
+    if content is None or not word:
+        return None
+    canon = content.aliases.get(word, word)
+    for kind, table in (("card", content.cards), ("hero", content.heroes), ("skill", content.skills)):
+        if canon in table:
+            return kind, table[canon]
+    return None
+
+
+def definition(text: str, row: int, col: int, content: Any) -> Optional[tuple[Path, int, int]]:
+    """Where the card, hero or skill whose id is at ``row``, ``col`` is defined: (file, line, col), 0-based."""
+    found = _defined(content, _word(text, row, col)[3])
+    if found is None or not found[1].source.file:
+        return None
+    src = found[1].source
+    return Path(os.path.abspath(src.file)), max(src.line - 1, 0), max(src.col - 1, 0)
+
+
 def hover(text: str, row: int, col: int, content: Any) -> Optional[tuple[int, int, str]]:
     """What the id at ``row``, ``col`` is: (start, end, Markdown), or None for nothing known."""
-    lines = text.split("\n")
-    if row >= len(lines):
-        return None
-    line = lines[row].rstrip("\r")
-    start, end = word_at(line, min(col, len(line)))
-    word = line[start:end]
+    line, start, end, word = _word(text, row, col)
     if not word:
         return None
-    if content is not None:
-        canon = content.aliases.get(word, word) if isinstance(content.aliases, dict) else word
-        for kind, table in (("card", content.cards), ("hero", content.heroes), ("skill", content.skills)):
-            if canon in table:
-                return start, end, _describe(kind, table[canon])
+    found = _defined(content, word)
+    if found is not None:
+        return start, end, _describe(*found)
     from sgs_runtime.events import TIMINGS
 
     if word in TIMINGS and re.search(r"\bon\s*:\s*$", line[:start]):

@@ -274,6 +274,49 @@ def test_hover_on_an_id_tells_its_names_and_text(client: Client, pack: Path) -> 
     assert "张飞" in result["contents"]["value"] and "paoxiao" in result["contents"]["value"]
 
 
+def test_definition_of_an_id_is_where_the_content_defines_it(client: Client, pack: Path) -> None:
+    from sgs_dsl.loader import default_content_dir
+
+    hero = pack / "heroes" / "wen_ping.yaml"
+    text = misspelt_hero(pack).replace("slahs", "slash")
+    open_doc(client, hero, text)
+    line, col = position_of(text, "slash")
+    result = client.request("textDocument/definition", {"textDocument": {"uri": hero.as_uri()},
+                                                        "position": {"line": line, "character": col + 1}})
+    cards = (default_content_dir() / "cards" / "standard.yaml").resolve()
+    assert Path(result["uri"].removeprefix("file://")).resolve() == cards
+    at = result["range"]["start"]["line"]
+    assert cards.read_text(encoding="utf-8").split("\n")[at].strip() == "- id: slash"
+    # the pack's own skill: in the document itself
+    line, col = position_of(text, "shoucheng]")
+    result = client.request("textDocument/definition", {"textDocument": {"uri": hero.as_uri()},
+                                                        "position": {"line": line, "character": col}})
+    assert result["uri"] == hero.as_uri()
+    line, col = position_of(text, "id: shoucheng")
+    assert result["range"]["start"] == {"line": line, "character": col}
+
+
+def test_the_other_open_documents_are_read_as_the_editor_holds_them(client: Client, pack: Path) -> None:
+    """A card pack written in the editor and not saved yet: the hero that names its card is checked with it."""
+    cards = pack / "cards" / "arrows.yaml"
+    card_text = ("pack: my_cards\nname: {zh: 箭, en: Arrows}\ncards:\n  - id: fire_arrow\n"
+                 "    name: {zh: 火箭, en: Fire Arrow}\n    type: basic\n    text: {zh: 火箭。, en: An arrow.}\n"
+                 "deck:\n  - fire_arrow S2\n")
+    hero = pack / "heroes" / "wen_ping.yaml"
+    text = misspelt_hero(pack).replace("slahs", "fire_arrow")
+    published = open_doc(client, hero, text)
+    (unknown,) = published["diagnostics"]
+    assert unknown["message"].startswith("unknown card name 'fire_arrow'"), published
+    published = open_doc(client, cards, card_text)
+    assert [d for d in published["diagnostics"] if d["severity"] == 1] == [], published
+    assert not cards.exists()
+    client.notify("textDocument/didChange", {"textDocument": {"uri": hero.as_uri(), "version": 2},
+                                             "contentChanges": [{"text": text + "\n"}]})
+    published = client.wait_for("textDocument/publishDiagnostics",
+                                lambda p: p["uri"] == hero.as_uri() and p.get("version") == 2)
+    assert [d for d in published["diagnostics"] if d["severity"] == 1] == [], published
+
+
 def test_without_pygls_sgs_lsp_says_how_to_install_it(tmp_path: Path) -> None:
     """A Python where pygls cannot be imported (a stand-in module path hides it)."""
     hide = tmp_path / "hide"
