@@ -138,7 +138,7 @@ def make_server() -> Any:
              "global": T.CompletionItemKind.Variable, "statement": T.CompletionItemKind.Keyword,
              "value": T.CompletionItemKind.EnumMember, "name": T.CompletionItemKind.Value}
 
-    @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[".", " ", ":"]))
+    @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["."]))
     def completion(ls: LanguageServer, params: T.CompletionParams) -> T.CompletionList:
         doc = ls.workspace.get_text_document(params.text_document.uri)
         lines = doc.lines
