@@ -217,9 +217,14 @@ def labels(result: Any) -> list[str]:
     return [i["label"] for i in items]
 
 
+def ask(client: Client, method: str, path: Path, line: int, character: int) -> Any:
+    """A request about a place of a document (completion, hover, definition)."""
+    return client.request(method, {"textDocument": {"uri": path.as_uri()},
+                                   "position": {"line": line, "character": character}})
+
+
 def complete(client: Client, path: Path, line: int, character: int) -> list[str]:
-    return labels(client.request("textDocument/completion", {"textDocument": {"uri": path.as_uri()},
-                                                             "position": {"line": line, "character": character}}))
+    return labels(ask(client, "textDocument/completion", path, line, character))
 
 
 def test_completion_offers_ids_timings_attributes_and_statements(client: Client, pack: Path) -> None:
@@ -249,48 +254,47 @@ def test_completion_offers_ids_timings_attributes_and_statements(client: Client,
     assert {"draw", "damage", "if", "let", "choose"} <= set(got)
 
 
-def test_hover_on_an_id_tells_its_names_and_text(client: Client, pack: Path) -> None:
+def open_right_hero(client: Client, pack: Path) -> tuple[Path, str]:
+    """The hero of :func:`misspelt_hero` with the card spelt right, opened: its path and text."""
     hero = pack / "heroes" / "wen_ping.yaml"
     text = misspelt_hero(pack).replace("slahs", "slash")
     open_doc(client, hero, text)
+    return hero, text
+
+
+def test_hover_on_an_id_tells_its_names_and_text(client: Client, pack: Path) -> None:
+    hero, text = open_right_hero(client, pack)
     line, col = position_of(text, "slash")
-    result = client.request("textDocument/hover", {"textDocument": {"uri": hero.as_uri()},
-                                                   "position": {"line": line, "character": col + 2}})
+    result = ask(client, "textDocument/hover", hero, line, col + 2)
     value = result["contents"]["value"]
     assert "杀" in value and "Slash" in value and "攻击范围" in value
     assert result["range"]["start"] == {"line": line, "character": col}
     # the pack's own skill, with its text
     line, col = position_of(text, "shoucheng]")
-    result = client.request("textDocument/hover", {"textDocument": {"uri": hero.as_uri()},
-                                                   "position": {"line": line, "character": col}})
+    result = ask(client, "textDocument/hover", hero, line, col)
     assert "守城" in result["contents"]["value"] and "draw two cards" in result["contents"]["value"]
     # a hero of the built-in content, in a rule case
     case = pack / "cases" / "shoucheng_draws.yaml"
     ctext = case.read_text(encoding="utf-8")
     open_doc(client, case, ctext)
     line, col = position_of(ctext, "zhangfei")
-    result = client.request("textDocument/hover", {"textDocument": {"uri": case.as_uri()},
-                                                   "position": {"line": line, "character": col + 1}})
+    result = ask(client, "textDocument/hover", case, line, col + 1)
     assert "张飞" in result["contents"]["value"] and "paoxiao" in result["contents"]["value"]
 
 
 def test_definition_of_an_id_is_where_the_content_defines_it(client: Client, pack: Path) -> None:
     from sgs_dsl.loader import default_content_dir
 
-    hero = pack / "heroes" / "wen_ping.yaml"
-    text = misspelt_hero(pack).replace("slahs", "slash")
-    open_doc(client, hero, text)
+    hero, text = open_right_hero(client, pack)
     line, col = position_of(text, "slash")
-    result = client.request("textDocument/definition", {"textDocument": {"uri": hero.as_uri()},
-                                                        "position": {"line": line, "character": col + 1}})
+    result = ask(client, "textDocument/definition", hero, line, col + 1)
     cards = (default_content_dir() / "cards" / "standard.yaml").resolve()
     assert Path(result["uri"].removeprefix("file://")).resolve() == cards
     at = result["range"]["start"]["line"]
     assert cards.read_text(encoding="utf-8").split("\n")[at].strip() == "- id: slash"
     # the pack's own skill: in the document itself
     line, col = position_of(text, "shoucheng]")
-    result = client.request("textDocument/definition", {"textDocument": {"uri": hero.as_uri()},
-                                                        "position": {"line": line, "character": col}})
+    result = ask(client, "textDocument/definition", hero, line, col)
     assert result["uri"] == hero.as_uri()
     line, col = position_of(text, "id: shoucheng")
     assert result["range"]["start"] == {"line": line, "character": col}
