@@ -157,25 +157,33 @@ _CASE_KEYS = frozenset({"seats", "decisions", "expect", "events", "state", "draw
 
 def _is_rule_case(path: Path) -> bool:
     """Whether a file reads as a rule case (keys only a rule case has, and none that make a content file)."""
-    from sgs_dsl.loader import _guess_kind
     from sgs_dsl.yamlsafe import load_file
 
     try:
         data = load_file(path, str(path)).data
     except (ContentError, OSError, UnicodeDecodeError):
         return False
+    return _is_rule_case_data(data)
+
+
+def _is_rule_case_data(data: Any) -> bool:
+    """Whether a file's YAML data reads as a rule case (see :func:`_is_rule_case`)."""
+    from sgs_dsl.loader import _guess_kind
+
     return isinstance(data, dict) and not _CASE_KEYS.isdisjoint(data) and _guess_kind(data) is None
 
 
-def _check_case_file(content: Any, path: Path) -> list[Diagnostic]:
-    """What is wrong in a rule case, without playing it: its schema, then its names and table."""
+def _check_case_file(content: Any, path: Path, text: Optional[str] = None) -> list[Diagnostic]:
+    """What is wrong in a rule case, without playing it: its schema, then its names and table.
+
+    ``text``: the case's text, read instead of the file (an editor's buffer, sgs lsp)."""
     from sgs_dsl.loader import _display, schema_errors
     from sgs_dsl.scenarios import check_case
-    from sgs_dsl.yamlsafe import load_file
+    from sgs_dsl.yamlsafe import load_file, load_text
 
     display = _display(path)
     try:
-        doc = load_file(path, display)
+        doc = load_file(path, display) if text is None else load_text(text, display)
     except ContentError as exc:
         return list(exc.diagnostics)
     errs = schema_errors(doc, "scenario")
@@ -716,6 +724,19 @@ def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator:
 
 
 from .scaffold import new, schema  # noqa: E402  (sgs new, sgs schema: sgs_cli/scaffold.py)
+
+
+@main.command("lsp")
+def lsp_command() -> None:
+    """A language server for content files, over stdio (for an editor; pip install 'sgs-engine[lsp]').
+
+    Diagnostics as you type (those of sgs validate), completion of ids, timings, attributes and
+    statements, and hover with a card's, hero's or skill's name and text. docs/designers.md tells
+    how to set up an editor. Exits 1 when pygls is not installed."""
+    from .lsp import serve
+
+    serve()
+
 
 main.add_command(new)
 main.add_command(schema)

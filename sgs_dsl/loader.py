@@ -358,6 +358,9 @@ class Loader:
         # unknown on top of the schema error; and by file, the top-level keys something was taken from
         self.refused: dict[str, set[str]] = {}
         self.refused_keys: dict[str, set[str]] = {}
+        # texts that stand for files, by their absolute path: read instead of the file (an editor's unsaved
+        # buffer, sgs lsp); a path given here need not exist on disk
+        self.overlay: dict[str, str] = {}
 
     # ------------------------------------------------------------ input
 
@@ -410,9 +413,11 @@ class Loader:
             return
         self._added = self._added | {display}
         try:
-            data = read_bytes(path, display)
-            entry_key = cache_key(_stamp(), _limits(), kind or "", data) if self.cache is not None else ""
-            if self._add_cached(entry_key, kind, display):
+            text = self.overlay.get(os.path.abspath(path)) if self.overlay else None
+            data = text.encode("utf-8") if text is not None else read_bytes(path, display)
+            # an overlaid text changes as it is typed: it is never cached
+            entry_key = cache_key(_stamp(), _limits(), kind or "", data) if self.cache is not None and text is None else ""
+            if entry_key and self._add_cached(entry_key, kind, display):
                 return
             doc = load_text(decode(data, display), display)
         except ContentError as exc:
@@ -439,7 +444,7 @@ class Loader:
                 self.refused_keys[display] = part[1]
                 self.files.append(_File(kind, part[0], self.origin))
             return
-        if self.cache is not None:
+        if entry_key:
             self._entries[display] = _Entry(entry_key, kind, pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
         self.files.append(_File(kind, doc, self.origin))
 
@@ -1409,7 +1414,8 @@ def _display(path: Path, root: Optional[Path] = None) -> str:
 
 def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), display_root: Optional[Path] = None,
           include_builtin: bool = True, cache: Cache | bool | None = None,
-          lint: bool = False, packs: Iterable[Path] = ()) -> tuple[D.Content, list[Diagnostic]]:
+          lint: bool = False, packs: Iterable[Path] = (),
+          overlay: Optional[dict[str, str]] = None) -> tuple[D.Content, list[Diagnostic]]:
     """Load and compile content: the Content and every problem found.
 
     ``content_dir`` (default: the built-in tree) is the base; ``extra`` paths are checked
@@ -1419,15 +1425,17 @@ def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), displa
     ``cache``: False for none, a :class:`~sgs_dsl.cache.Cache`, or by default (None or
     True) the user's (:mod:`sgs_dsl.cache`), unless ``SGS_NO_CACHE`` is set. The
     Content and the diagnostics are the same with or without it. ``lint``: add the
-    warnings of :mod:`sgs_dsl.lint` when there is no error.
+    warnings of :mod:`sgs_dsl.lint` when there is no error. ``overlay``: texts read instead of
+    the files at those absolute paths (unsaved editor buffers, which need not exist on disk).
     """
     # building makes tens of thousands of objects that all live on: the cyclic collector, run
     # again and again meanwhile, would only walk them (a third of the time), so it waits until the end
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _build(Loader(cache if isinstance(cache, Cache) else default_cache() if cache is not False else None),
-                      content_dir, extra, display_root, include_builtin, lint, packs)
+        loader = Loader(cache if isinstance(cache, Cache) else default_cache() if cache is not False else None)
+        loader.overlay = dict(overlay or {})
+        return _build(loader, content_dir, extra, display_root, include_builtin, lint, packs)
     finally:
         if collecting:
             gc.enable()
