@@ -146,12 +146,14 @@ def table_view(model: dict[str, Any]) -> Table:
     return t
 
 
-def hand_view(model: dict[str, Any]) -> Table:
+def hand_view(model: dict[str, Any], full: bool = False) -> Table:
+    """The hand with each card's text (``full``: the whole text, in Chinese and English)."""
     t = Table(box=None, pad_edge=False, show_edge=False, show_header=False)
-    t.add_column("card")
+    t.add_column("card", no_wrap=True)
     t.add_column("text", style="dim")
     for c in model["hand"]:
-        t.add_row(_card_text(c), escape(_short(c["text"]["en"] or c["text"]["zh"])))
+        en, zh = c["text"]["en"], c["text"]["zh"]
+        t.add_row(_card_text(c), escape(f"{zh}\n{en}" if full else _short(en or zh)))
     return t
 
 
@@ -299,6 +301,8 @@ class HumanAgent:
             return "y/n"
         if step["multi"]:
             lo, hi = step["min"], step["max"]
+            if hi == 1:
+                return f"a number from 1 to {n}" + (" (0: none)" if lo == 0 else "")
             count = f"{lo}" if lo == hi else f"{lo} to {hi}"
             return f"{count} number{'s' if hi != 1 else ''} from 1 to {n}" + (", separated by spaces" if hi > 1 else "") \
                 + (" (0: none)" if lo == 0 else "")
@@ -355,7 +359,7 @@ class HumanAgent:
             self.show_table(view)
         elif command == "hand":
             model = P.table_model(view)
-            self.console.print(hand_view(model) if model["hand"] else "your hand is empty")
+            self.console.print(hand_view(model, full=True) if model["hand"] else "your hand is empty")
         elif command == "info":
             choice = self._numbered(arg, step["choices"])
             if choice is not None:
@@ -458,7 +462,11 @@ class TerminalGame:
         done = [int(t["at"]) for t in trace
                 if t.get("event") == "asked" and t.get("kind") == "play" and not t.get("declined")]
         phases = [int(r["seq"]) for r in g.log if r.get("event") == "phase"]
-        start = max(done[-1:] + phases[-1:] + [0])
+        start = 0
+        for at in sorted(set(done + phases), reverse=True):  # the latest start that something followed
+            if any(r.get("event") != "phase" for r in g.log[at:]):
+                start = at
+                break
         notes = [{**t, "at": int(t["at"]) - start} for t in trace if int(t["at"]) >= start]
         view = g.view_for(self.seat)
         return P.log_lines(log_view(g.log[start:], self.seat), view, notes)

@@ -705,6 +705,16 @@ def _translate(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
+_CARD_IN_TEXT = re.compile(r"\b([a-z][a-z0-9_]*) ([♠♥♣♦](?:10|[2-9AJQK]))")
+_WORD = re.compile(r"\b[a-z][a-z0-9_]*\b")
+
+
+def _translate_text(text: str, names: dict[str, str]) -> str:
+    """A sentence of ids (an answer told by the engine: ``uses snatch ♦4 on guojia``) with names instead."""
+    text = _CARD_IN_TEXT.sub(lambda m: f"{names[m[1]]}{m[2]}" if m[1] in names else m[0], text)
+    return _WORD.sub(lambda m: names.get(m[0], m[0]), text)
+
+
 def _names(view: "SeatView") -> dict[str, str]:
     """Ids a log record may hold, and how a person reads them."""
     content = view.content
@@ -725,7 +735,10 @@ def log_lines(records: Sequence[dict[str, Any]], view: "SeatView",
     mine = view.me.hero.id
 
     def words(r: dict[str, Any]) -> dict[str, Any]:
-        return {k: (v if k in _PLAIN_FIELDS else _translate(v, names)) for k, v in r.items()}
+        out = {k: (v if k in _PLAIN_FIELDS else _translate(v, names)) for k, v in r.items()}
+        if isinstance(out.get("answer"), str):
+            out["answer"] = _translate_text(out["answer"], names)
+        return out
 
     notes = []
     for t in trace:
