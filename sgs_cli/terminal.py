@@ -52,6 +52,8 @@ COMMANDS = {
 ALIASES = {"?": "help", "b": "back", "t": "table", "h": "hand", "exit": "quit"}
 
 SUIT_STYLE = {"red": "bold red", "black": "bold"}
+#: how many sentences of the log a resumed game tells again
+RECAP = 15
 
 
 class Left(Exception):
@@ -209,6 +211,10 @@ class HumanAgent:
 
     def show_table(self, view: SeatView) -> None:
         model = P.table_model(view)
+        if not model["seated"]:
+            self.say(f"[bold]You are {_role(model['role'])}[/] at seat {model['seat']}; the heroes are being "
+                     "chosen: the table is shown once everyone has chosen")
+            return
         phase = model["phase"]
         current = next((s for s in model["seats"] if s["current"]), None)
         turn = (f" — {current['hero']['name']['zh']}'s {phase['name']['en'].lower()}" if current and phase else "")
@@ -340,7 +346,7 @@ class HumanAgent:
                                     f", not {len(numbers)}")
             return [choices[n - 1]["value"] for n in numbers]
         if len(numbers) != 1:
-            raise P.AnswerError("one number")
+            raise P.AnswerError(f"type one number: {self._hint(step)}")
         n = numbers[0]
         if n == 0 and step["none_label"]:
             return None
@@ -397,6 +403,9 @@ class HumanAgent:
 
     def _seat(self, arg: str, view: SeatView) -> None:
         model = P.table_model(view)
+        if not model["seated"]:
+            self.show_table(view)
+            return
         if not arg.isdigit() or not 0 <= int(arg) < len(model["seats"]):
             self.say(f"seat takes a seat number, from 0 to {len(model['seats']) - 1}")
             return
@@ -500,7 +509,11 @@ class TerminalGame:
 
         self.game, req = resume(self.content, self.record, warn=warn, watch=watch, trace=True,
                                 log_sink=self.log_sink)
-        self.console.print(f"resumed after {len(self.record['decisions'])} decisions", highlight=False)
+        self.console.print(f"resumed after {len(self.record['decisions'])} decisions; the last events:",
+                           highlight=False)
+        for line in P.log_lines(log_view(self.game.log, self.seat), self.game.view_for(self.seat))[-RECAP:]:
+            self.console.print(escape(line), highlight=False)
+        self.shown = len(self.game.log)
         return req
 
     def run(self) -> Game:
@@ -511,6 +524,7 @@ class TerminalGame:
         me = g.players[self.seat]
         self.console.print(f"seed {self.seed}: you are seat {self.seat}", highlight=False)
         told_role = False
+        told_death = False
         while req is not None:
             if not told_role and me.role:
                 rd = self.rules.roles.get(me.role)
@@ -518,6 +532,10 @@ class TerminalGame:
                 self.console.print(f"[bold]Your role: {escape(name)}[/]", highlight=False)
                 told_role = True
             self._tell_news()
+            if not me.alive and not told_death and g.current is not None:
+                self.console.print("[bold]You are dead[/]: the game goes on among the others until it is decided",
+                                   highlight=False)
+                told_death = True
             if req.player.seat != self.seat:
                 req = g.answer(ask_agent(g, self.bots[req.player.seat], req))  # a bot's refusal is an engine error
                 continue

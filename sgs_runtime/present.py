@@ -246,9 +246,16 @@ def seat_model(view: "SeatView", p: Player) -> Model:
 def table_model(view: "SeatView") -> Model:
     """The whole table as one seat sees it (JSON-serialisable)."""
     me = view.me
+    if not view.seated:  # heroes are being chosen: the seats have no hero yet
+        return {"seat": view.seat, "role": role_model(view, me.role), "seated": False,
+                "rules": {"id": view.rules.id, "name": text_model(view.rules.name)},
+                "seats": [{"seat": p.seat, "me": p.seat == view.seat, "role": role_model(view, view.role_of(p))}
+                          for p in view.players],
+                "hand": [], "current": None, "phase": None, "draw_pile": view.draw_count}
     return {
         "seat": view.seat,
         "role": role_model(view, me.role),
+        "seated": True,
         "rules": {"id": view.rules.id, "name": text_model(view.rules.name)},
         "seats": [seat_model(view, p) for p in view.players],
         "hand": [card_model(c) for c in view.cards_of(me, "hand")],
@@ -325,7 +332,9 @@ def _option_choice(view: "SeatView", i: int, opt: PlayOption | RespondOption) ->
 def _player_choice(view: "SeatView", p: Player) -> Model:
     d = view.quantity(DISTANCE_QUANTITY, view.me, p) if p is not view.me and p.alive else None
     extra = f" — distance {d}" if isinstance(d, int) and d < _FAR else ""
-    return {"value": p.seat, "label": f"{player_label(p, view)}, {p.hp}/{p.max_hp} HP{extra}"}
+    role = role_model(view, view.role_of(p)) if p.seat != view.seat else None
+    known = f" ({role['name']['zh']} {role['name']['en']})" if role else ""
+    return {"value": p.seat, "label": f"{player_label(p, view)}{known}, {p.hp}/{p.max_hp} HP{extra}"}
 
 
 def _step(field: str, prompt: str, choices: list[Model], lo: int, hi: int, multi: bool,
@@ -363,9 +372,29 @@ def _respond_prompt(req: RespondRequest, view: "SeatView") -> tuple[str, str]:
     return f"{verb} {what}{on}{for_whom}?", f"do not {verb.lower()} one"
 
 
+_ZONE_WORDS = {"hand": "hand", "equip": "equipment", "judge": "judge area"}
+
+
 def _asked_by(req: Request, view: "SeatView") -> str:
+    """What asks: the skill, or the card being resolved (``顺手牵羊 Snatch: ``)."""
     skill = _skill_of(view, getattr(req, "skill", None))
-    return f"{skill_name(skill)}: " if skill is not None else ""
+    if skill is not None:
+        return f"{skill_name(skill)}: "
+    use = view.current_use()
+    card = getattr(use, "card", None)
+    if card is not None and getattr(card, "kind", None) is not None:
+        return f"{card.kind.name.zh} {card.kind.name.en}: ".lstrip()
+    return ""
+
+
+def _card_choice(view: "SeatView", c: Any) -> Model:
+    """A card to choose, with whose it is and where it lies when it is not one's own."""
+    owner = getattr(c, "owner", None)
+    zone = getattr(c, "zone_name", None) or (c.zone.name if getattr(c, "zone", None) is not None else "")
+    where = ""
+    if isinstance(owner, Player) and owner.seat != view.seat:
+        where = f" — {possessive(owner, view)} {_ZONE_WORDS.get(zone, zone)}"
+    return {"value": c.id, "label": card_name(c) + where, "card": card_model(c)}
 
 
 def _selection_prompt(req: CardsRequest | PlayersRequest, view: "SeatView", verb: str, count: str,
@@ -379,7 +408,8 @@ def _selection_prompt(req: CardsRequest | PlayersRequest, view: "SeatView", verb
         text = said
     else:
         text = f"{said} — {verb} {count}"
-    return _asked_by(req, view) + text[:1].upper() + text[1:]
+    by = _asked_by(req, view)
+    return by + text if by else text[:1].upper() + text[1:]
 
 
 def _first_step(req: Request, view: "SeatView") -> Model:
@@ -412,7 +442,7 @@ def _first_step(req: Request, view: "SeatView") -> Model:
         lo, hi = req.min, min(req.max, len(req.candidates))
         verb = req.purpose if req.purpose and req.purpose != "choose" else "choose"
         prompt = _selection_prompt(req, view, verb, _count_words(lo, hi, "card"), "choose cards")
-        choices = [{"value": c.id, "label": card_name(c), "card": card_model(c)} for c in req.candidates]
+        choices = [_card_choice(view, c) for c in req.candidates]
         if lo == 0:
             default: Any = []
             default_text = f"{verb} none"
@@ -688,13 +718,15 @@ def _build(req: Request, view: "SeatView", data: dict[str, Any]) -> Any:
 #: record fields that hold no name of a player, card or skill
 _PLAIN_FIELDS = frozenset({"seq", "at", "event", "turn", "to", "reason", "mode", "nature", "kind", "prompt",
                            "answer", "declined", "forced", "seen", "hidden", "amount", "hp", "count", "held",
-                           "phase", "timing", "trigger"})
+                           "phase", "timing", "trigger", "role", "roles", "seat", "rules"})
 
 
 def _translate(value: Any, names: dict[str, str]) -> Any:
     """A record's value with ids put into words: heroes and skills by name, cards as ``杀♠7``."""
     if isinstance(value, list):
         return [_translate(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: (v if k in _PLAIN_FIELDS else _translate(v, names)) for k, v in value.items()}
     if not isinstance(value, str):
         return value
     if value in names:
