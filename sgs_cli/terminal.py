@@ -458,8 +458,9 @@ class TerminalGame:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
-        except OSError as exc:
-            raise GameError(f"the game could not be saved to {path}: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:  # a folder that cannot be made, a name with a NUL ...
+            raise GameError(f"the game could not be saved to {path}: "
+                            f"{getattr(exc, 'strerror', None) or exc}") from None
         return path
 
     def why(self) -> list[str]:
@@ -517,7 +518,18 @@ class TerminalGame:
         return req
 
     def run(self) -> Game:
-        """Play to the end (or until the person leaves: :class:`Left`); return the game."""
+        """Play to the end (or until the person leaves: :class:`Left`); return the game.
+
+        Ctrl-C while the bots play saves the game and leaves too (the decisions so far are whole)."""
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            if self.game is None:
+                raise Left(None) from None
+            self.console.print("")
+            raise Left(self.human._save_quietly()) from None
+
+    def _run(self) -> Game:
         req = self._start()
         g = self.game
         assert g is not None

@@ -32,7 +32,7 @@ respond    ``{"option": i or None, "cards": [...]}``
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from .errors import GameError, IllegalDecision
 from .model import SUIT_SIGN, Card, Player, VirtualCard, parse_card_text, rank_text
@@ -489,32 +489,27 @@ def _option_of(req: PlayRequest | RespondRequest, data: dict[str, Any]) -> Optio
     return req.options[i]
 
 
-def _cards_by_id(pool: Sequence[Any], ids: Any, what: str) -> list[Any]:
-    if not isinstance(ids, list):
-        raise AnswerError(f"{what}: give a list of card ids")
-    by_id = {c.id: c for c in pool}
+def _by_key(pool: Sequence[Any], keys: Any, key: Callable[[Any], int], noun: str, what: str) -> list[Any]:
+    """The offered objects ``keys`` name (card ids, seats), in order; :class:`AnswerError` for any other."""
+    if not isinstance(keys, list):
+        raise AnswerError(f"{what}: give a list of {noun} numbers")
+    offered = {key(o): o for o in pool}
     out = []
-    for cid in ids:
-        if isinstance(cid, bool) or not isinstance(cid, int) or cid not in by_id:
-            raise AnswerError(f"{what}: {cid!r} is not one of the cards offered")
-        out.append(by_id[cid])
-    if len({id(c) for c in out}) != len(out):
-        raise AnswerError(f"{what}: the same card was chosen twice")
+    for k in keys:
+        if isinstance(k, bool) or not isinstance(k, int) or k not in offered:
+            raise AnswerError(f"{what}: {k!r} is not one of the {noun}s offered")
+        out.append(offered[k])
+    if len({id(o) for o in out}) != len(out):
+        raise AnswerError(f"{what}: the same {noun} was chosen twice")
     return out
+
+
+def _cards_by_id(pool: Sequence[Any], ids: Any, what: str) -> list[Any]:
+    return _by_key(pool, ids, lambda c: int(c.id), "card", what)
 
 
 def _players_by_seat(pool: Sequence[Player], seats: Any, what: str) -> list[Player]:
-    if not isinstance(seats, list):
-        raise AnswerError(f"{what}: give a list of seats")
-    by_seat = {p.seat: p for p in pool}
-    out = []
-    for s in seats:
-        if isinstance(s, bool) or not isinstance(s, int) or s not in by_seat:
-            raise AnswerError(f"{what}: seat {s!r} is not one of the players offered")
-        out.append(by_seat[s])
-    if len({p.seat for p in out}) != len(out):
-        raise AnswerError(f"{what}: the same player was chosen twice")
-    return out
+    return _by_key(pool, seats, lambda p: int(p.seat), "seat", what)
 
 
 def _count_ok(got: Sequence[Any], lo: int, hi: int, noun: str, what: str) -> None:

@@ -243,3 +243,25 @@ def test_whatever_is_typed_the_game_goes_on(content: Any, lines: list[str], tmp_
         assert result is not None
     except Left:  # a typed `quit`: the game was saved first
         assert "quit" in [t.strip().lower() for t in typed] or "exit" in [t.strip().lower() for t in typed]
+
+
+def test_ctrl_c_while_the_bots_play_saves_the_game(content: Any) -> None:
+    typist = Typist(picks)
+    tg = game(content, typist, seed=29)
+    bot = tg.bots[2]
+    asked = {"n": 0}
+    decide = bot.decide
+
+    def interrupted(req: Any, view: Any) -> Any:
+        asked["n"] += 1
+        if asked["n"] == 30:
+            raise KeyboardInterrupt()
+        return decide(req, view)
+
+    bot.decide = interrupted
+    with pytest.raises(Left) as left:
+        tg.run()
+    assert left.value.saved is not None
+    record = json.loads(left.value.saved.read_text(encoding="utf-8"))
+    finish = Typist(picks)
+    assert game(content, finish, seed=29, record=record).run().result is not None
