@@ -305,6 +305,8 @@ class HumanAgent:
         n = len(step["choices"])
         if step["field"] == "yes":
             return "y/n"
+        if n == 1 and step["min"] == 1:
+            return "1 (the only choice)"
         if step["multi"]:
             lo, hi = step["min"], step["max"]
             if hi == 1:

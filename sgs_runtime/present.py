@@ -554,9 +554,10 @@ def _later_step(req: PlayRequest | RespondRequest, view: "SeatView", data: dict[
         if hi > 0 and "targets" not in data:
             choices = [_player_choice(view, p) for p in cands]
             all_of = len(cands) == lo
+            every = "all of them" if len(cands) > 1 else f"on {player_label(cands[0], view)}" if cands else ""
             return _step("targets", f"{_option_label(view, opt)}: on whom? — choose {_count_words(lo, hi, 'player')}",
                          choices, lo, hi, True, [p.seat for p in cands] if all_of else None,
-                         "all of them" if all_of else "")
+                         every if all_of else "")
         targets = _players_by_seat(cands, data.get("targets", []), "the targets")
         _count_ok(targets, lo if hi > 0 else 0, hi, "player", "the targets")
     if targets and not opt.active and req.secondary_choices is not None:
