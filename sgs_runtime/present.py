@@ -41,6 +41,7 @@ from .requests import (
     CardsRequest,
     ConfirmRequest,
     OptionRequest,
+    OrderRequest,
     PlayAction,
     PlayersRequest,
     PlayOption,
@@ -223,8 +224,7 @@ def seat_model(view: "SeatView", p: Player) -> Model:
         "hero": {"id": p.hero.id, "name": text_model(p.hero.name)},
         "kingdom": p.kingdom,
         "gender": p.gender,
-        "role": role_model(view, view.role_of(p) if p.alive else p.role if p.role_revealed or not p.alive
-                           else None),
+        "role": role_model(view, view.role_of(p)),  # one's own, and those revealed (the lord, the dead)
         "hp": p.hp,
         "max_hp": p.max_hp,
         "alive": p.alive,
@@ -232,8 +232,8 @@ def seat_model(view: "SeatView", p: Player) -> Model:
         "chained": p.chained,
         "face_down": p.face_down,
         "hand_count": len(p.hand),
-        "equipment": [card_model(c) for c in p.equip.cards],
-        "judge": [card_model(c) for c in p.judge.cards],
+        "equipment": [card_model(c) for c in view.cards_of(p, "equip")],
+        "judge": [card_model(c) for c in view.cards_of(p, "judge")],  # a card lying as a delayed trick: as it lies
         "marks": _marks(view, p),
         "piles": _piles(view, p),
         "distance": distance,
@@ -412,16 +412,24 @@ def _selection_prompt(req: CardsRequest | PlayersRequest, view: "SeatView", verb
     return by + text if by else text[:1].upper() + text[1:]
 
 
+def _trigger_label(view: "SeatView", label: str) -> str:
+    """A trigger's label (a skill id, or ``skill: what this part does``) in words."""
+    sid, sep, rest = label.partition(":")
+    skill = view.content.skills.get(sid.strip())
+    if skill is None:
+        return label
+    return skill_name(skill) + (f" — {rest.strip()}" if sep and rest.strip() else "")
+
+
 def _first_step(req: Request, view: "SeatView") -> Model:
     """The first (often the only) step of a request."""
     if isinstance(req, ConfirmRequest):
         skill = _skill_of(view, req.skill)
         if skill is not None:
-            part = req.part
-            for prefix in (f"{skill.id}:", f"{skill.id} :"):
-                if part.startswith(prefix):
-                    part = part[len(prefix):].strip()
-            prompt = f"Invoke {skill_name(skill)}" + (f" — {part}" if part else "") + "?"
+            said = _trigger_label(view, req.part) if req.part.partition(":")[0].strip() == skill.id else ""
+            part = said[len(skill_name(skill)):] if said.startswith(skill_name(skill)) else \
+                (f" — {req.part}" if req.part and req.part != skill.id else "")
+            prompt = f"Invoke {skill_name(skill)}{part}?"
         else:
             prompt = req.prompt[:1].upper() + req.prompt[1:]
         choices = [{"value": True, "label": "yes"}, {"value": False, "label": "no"}]
@@ -434,6 +442,10 @@ def _first_step(req: Request, view: "SeatView") -> Model:
                        if h in heroes else {"value": i, "label": h} for i, h in enumerate(req.options)]
             return _step("option", "Choose your hero", choices, 1, 1, False, 0, f"take {choices[0]['label']}"
                          if choices else "")
+        if isinstance(req, OrderRequest):
+            choices = [{"value": i, "label": _trigger_label(view, str(o))} for i, o in enumerate(req.options)]
+            return _step("option", "Several of your skills take effect now: which first?", choices, 1, 1, False,
+                         0 if choices else None, f"the first: {choices[0]['label']}" if choices else "")
         prompt = _asked_by(req, view) + (req.prompt[:1].upper() + req.prompt[1:])
         choices = [{"value": i, "label": str(o)} for i, o in enumerate(req.options)]
         return _step("option", prompt, choices, 1, 1, False, 0 if choices else None,
