@@ -380,7 +380,7 @@ class HumanAgent:
             for line in lines or ["nothing has been resolved yet"]:
                 self.say(escape(line))
         elif command == "log":
-            n = int(arg) if arg.isdigit() else 20
+            n = int(arg) if arg.isdecimal() else 20
             for line in (self.session.log(n) if self.session else []):
                 self.say(escape(line))
         elif command == "save":
@@ -397,7 +397,7 @@ class HumanAgent:
         return _AGAIN
 
     def _numbered(self, arg: str, choices: Sequence[dict[str, Any]]) -> Optional[dict[str, Any]]:
-        if not arg.isdigit() or not 1 <= int(arg) <= len(choices):
+        if not arg.isdecimal() or not 1 <= int(arg) <= len(choices):
             self.say(f"info takes the number of a choice, from 1 to {len(choices)}" if choices
                      else "there is nothing numbered to tell about here")
             return None
@@ -408,7 +408,7 @@ class HumanAgent:
         if not model["seated"]:
             self.show_table(view)
             return
-        if not arg.isdigit() or not 0 <= int(arg) < len(model["seats"]):
+        if not arg.isdecimal() or not 0 <= int(arg) < len(model["seats"]):
             self.say(f"seat takes a seat number, from 0 to {len(model['seats']) - 1}")
             return
         s = model["seats"][int(arg)]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sgs_runtime import present as P
 from sgs_runtime.game import Game
 from sgs_runtime.model import Card
-from sgs_runtime.requests import ConfirmRequest, PlayRequest, Request, RespondRequest
+from sgs_runtime.requests import ConfirmRequest, Request, RespondRequest
 from sgs_runtime.seatview import SeatView
 from sgs_runtime.visibility import mask_request, unmask_answer
 
@@ -180,7 +180,7 @@ def test_response_prompts_are_sentences_with_the_default_stated(played: list[Any
 def test_play_phase_steps_and_undo(waiting: dict[str, Any]) -> None:
     req, view = waiting["play"]
     checked = 0
-    for i, opt in enumerate(req.options):
+    for i in range(len(req.options)):
         data = {"option": i}
         model = P.request_model(req, view, data)
         assert model["can_undo"]

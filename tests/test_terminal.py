@@ -130,7 +130,7 @@ def test_save_mid_game_and_resume_ends_as_the_uninterrupted_game(content: Any, t
 
 def test_the_end_of_input_and_ctrl_c_save_the_game(content: Any, tmp_path: Path) -> None:
     for stop in (EOFError, KeyboardInterrupt):
-        def reader(i: int, screen: str) -> str:
+        def reader(i: int, screen: str, stop: type[BaseException] = stop) -> str:
             if i == 25:
                 raise stop()
             return picks(i, screen)
@@ -232,7 +232,8 @@ def test_sgs_play_agents_and_resume_through_the_cli(tmp_path: Path) -> None:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(lines=st.lists(st.text(max_size=12) | st.sampled_from(
     ["b", "back", "0", "-1", "99", "1 1", "1 2 3", "y", "n", "why", "log x", "info 99", "seat 9", "seat -1", "?",
-     "table", "hand", "info", "save", "log 5"]), max_size=40))
+     "table", "hand", "info", "save", "log 5", "info ²", "log ²", "seat ²", "1²", "log 99999999999999999999"]),
+    max_size=40))
 def test_whatever_is_typed_the_game_goes_on(content: Any, lines: list[str], tmp_path_factory: Any,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path_factory.mktemp("typed"))  # a `save NAME` typed writes here
