@@ -283,6 +283,8 @@ class HumanAgent:
         self.say(f"[bold]{escape(step['prompt'])}[/]")
         for i, choice in enumerate(step["choices"], 1):
             self.say(f"  {i}. {_choice_text(choice)}")
+            for sk in choice.get("hero", {}).get("skills", []):  # a hero to choose: what its skills do
+                self.say(f"       [dim]{escape(sk['label'])}: {escape(_short(sk['text']['en'] or sk['text']['zh'], 90))}[/]")
         if step["none_label"]:
             self.say(f"  0. {escape(step['none_label'])}")
         hint = self._hint(step)
