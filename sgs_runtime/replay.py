@@ -341,7 +341,8 @@ def check_record(content: "Content", record: Any) -> None:
 
 
 def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
-           warn: Optional[Callable[[str], None]] = None, **game_args: Any) -> "Game":
+           warn: Optional[Callable[[str], None]] = None, on_step: Optional[Callable[["Game", int], None]] = None,
+           partial: bool = False, **game_args: Any) -> "Game":
     """Play a transcript back; raise :class:`GameError` if it does not fit the game.
 
     * :class:`TranscriptError`: a malformed transcript (its message names the decision at fault);
@@ -349,7 +350,9 @@ def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
     * :class:`GameError`: a decision does not fit what the game asks, or the game refuses it.
 
     ``warn`` is told what a user should know (an old transcript, ``force``); by default, a
-    :class:`TranscriptWarning`."""
+    :class:`TranscriptWarning`. ``on_step(game, n)`` is called once the game has started (n = 0) and
+    after each decision (n = 1, 2 ...): a viewer steps through the game with it. ``partial`` accepts a
+    transcript saved before the end: the game is returned with its next request pending."""
     from .game import Game
 
     check_record(content, record)
@@ -362,6 +365,8 @@ def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
                 seed=record["seed"], options=record.get("options") or None, **game_args)
     decisions = list(record["decisions"])
     req = game.start()
+    if on_step is not None:
+        on_step(game, 0)
     for i, d in enumerate(decisions):
         if req is None:
             raise GameError(f"the game ended before decision {i} of {len(decisions)}: the transcript does not fit")
@@ -374,6 +379,8 @@ def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
         except IllegalDecision as exc:
             raise GameError(f"decision {i} ({d['kind']} of seat {d['player']}) is refused by the game: {exc}; "
                             f"the transcript does not fit") from None
-    if req is not None:
+        if on_step is not None:
+            on_step(game, i + 1)
+    if req is not None and not partial:
         raise GameError(f"the transcript ends while seat {req.player.seat} is asked to {req.prompt}")
     return game
