@@ -118,6 +118,7 @@ class ConfirmRequest(Request):
 
     skill: Optional[str] = None
     event: Any = None  # the event a "may" skill would answer
+    part: str = ""  # which part of the skill asks (a trigger's label), for a skill of several parts
 
     def __post_init__(self) -> None:
         self.kind = "confirm"
@@ -212,6 +213,7 @@ class OptionRequest(Request):
     """Pick one of ``options`` (labels); the answer is an index."""
 
     options: list[str] = field(default_factory=list)
+    purpose: str = ""  # what is chosen: "hero" when the options are hero ids
 
     def __post_init__(self) -> None:
         self.kind = "option"

@@ -57,6 +57,25 @@ class SeatView:
         return self.game.current
 
     @property
+    def phase(self) -> Optional[str]:
+        """The phase the current player is in (its id in the rules), if any."""
+        return self.game.phase
+
+    @property
+    def draw_count(self) -> int:
+        """How many cards the draw pile holds (its cards are seen by nobody)."""
+        return len(self.game.draw_pile)
+
+    def quantity(self, name: str, *args: Any) -> Any:
+        """A quantity the rules declare (a distance, an attack range ...), as the table shows it to everyone;
+        None when the rules declare no quantity of that name."""
+        from .quantities import quantity
+
+        if name not in self.game.rules.quantities:
+            return None
+        return quantity(self.game, name, args)
+
+    @property
     def public(self) -> list[tuple[str, int, int, str, int]]:
         """What everyone saw players do to each other (uses, damage, recovery)."""
         return self.game.public
@@ -90,6 +109,10 @@ class SeatView:
     def unseen(self, kind_id: str) -> int:
         """How many cards of a kind (family included) this seat has not seen anywhere now."""
         return sum(1 for c in self.game.cards if not visible(c, self.seat) and c.base.is_a(kind_id))
+
+    def deck_kinds(self) -> set[str]:
+        """The card kinds this game's deck holds (public: every player knows the deck)."""
+        return {c.base.id for c in self.game.cards}
 
     def unseen_total(self) -> int:
         return sum(1 for c in self.game.cards if not visible(c, self.seat))

@@ -274,7 +274,8 @@ def run_trigger(g: "Game", tr: "Trigger", owner: "Player", event: Event) -> "Gen
                 g.emit("offer", player=owner, skill=skill.id, timing=tr.timing)
             name = skill.name.zh if skill is not None else tr.label
             ok = yield from g.ask(ConfirmRequest(owner, f"invoke {skill.id if skill else tr.label} ({name})?",
-                                                 skill=skill.id if skill else None, event=event))
+                                                 skill=skill.id if skill else None, event=event,
+                                                 part=tr.label))
             if not ok:
                 break
         if skill is not None:

@@ -125,7 +125,8 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
             offer = pool[:k]
         if not offer:
             raise UsageError("there are not enough heroes for this many players")
-        idx = yield from g.ask(OptionRequest(g.players[seat], "choose your hero", options=offer))
+        idx = yield from g.ask(OptionRequest(g.players[seat], "choose your hero", options=offer,
+                                                 purpose="hero"))
         hid = offer[idx]
         picks[seat] = hid
         pool.remove(hid)
