@@ -684,9 +684,9 @@ from .scaffold import new, schema  # noqa: E402  (sgs new, sgs schema: sgs_cli/s
 main.add_command(new)
 main.add_command(schema)
 
-from sgs_web.cli import serve  # noqa: E402  (sgs serve: the browser table, sgs_web/)
+from sgs_web.cli import command as serve_command  # noqa: E402  (sgs serve: the browser table, sgs_web/)
 
-main.add_command(serve)
+main.add_command(serve_command())
 
 
 if __name__ == "__main__":  # pragma: no cover

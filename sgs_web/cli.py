@@ -3,71 +3,48 @@
 from __future__ import annotations
 
 import random
-import socket
 from pathlib import Path
 from typing import Any, Optional
 
 import click
 
-
-def open_socket(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host:port`` (port 0: a free one); a clear :class:`click.UsageError` if it cannot be."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except socket.gaierror:
-        raise click.UsageError(f"--host: '{host}' is not an address of this machine") from None
-    family, kind, proto, _, address = infos[0]
-    sock = socket.socket(family, kind, proto)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind(address)
-    except OSError as exc:
-        sock.close()
-        if exc.errno in (98, 48):  # EADDRINUSE (Linux, macOS)
-            raise click.UsageError(f"the port {port} is in use on {host}; give another one with --port") from None
-        raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
-    sock.listen(64)
-    sock.set_inheritable(True)
-    return sock
+from .server import addresses, open_socket, server_for
 
 
-def addresses(host: str, port: int) -> list[str]:
-    """The addresses to open in a browser: the host's, or this machine's on its networks for 0.0.0.0."""
-    if host not in ("0.0.0.0", "::", ""):
-        shown = f"[{host}]" if ":" in host else host
-        return [f"http://{shown}:{port}/"]
-    found = ["127.0.0.1"]
-    try:
-        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
-        found.append(probe.getsockname()[0])
-        probe.close()
-    except OSError:
-        pass
-    return [f"http://{a}:{port}/" for a in dict.fromkeys(found)]
+def command() -> click.Command:
+    """The ``sgs serve`` command, with the content options every ``sgs`` command has.
 
-
-def _content_options(f: Any) -> Any:
+    Made when sgs_cli/main.py adds it (the content options are defined there)."""
     from sgs_cli.main import _content_option
 
-    return _content_option(f)
+    return click.command("serve")(_options(_content_option(serve)))
 
 
-@click.command()
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="the address to listen on (0.0.0.0: every network of this machine, for friends on the same network)")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: a free port")
-@click.option("--rules", "rules_id", default=None, help="rules file id (default: the rules file marked default)")
-@click.option("--players", type=click.IntRange(2, 10), default=None,
-              help="seats at each table (default: the rules file's count when it fixes one, else 5)")
-@click.option("--agents", default="heuristic", show_default=True,
-              help="the bots of the empty seats, as in `sgs simulate --agents` (heuristic, random, heuristic@rebel ...)")
-@click.option("--seed", type=int, default=None, help="the first table's seed (default: random)")
-@click.option("--takeover", type=click.FloatRange(0, None), default=60.0, show_default=True,
-              help="seconds a player who left is waited for at each decision before the seat's bot answers")
-@click.option("--pace", type=click.FloatRange(0, 10), default=0.4, show_default=True,
-              help="seconds each bot move is shown before the next one")
-@_content_options
+def _options(f: Any) -> Any:
+    """The options of ``sgs serve`` (besides the content options)."""
+    options = [
+        click.option("--host", default="127.0.0.1", show_default=True,
+                     help="the address to listen on (0.0.0.0: every network of this machine, for friends on the "
+                          "same network)"),
+        click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: a free port"),
+        click.option("--rules", "rules_id", default=None,
+                     help="rules file id (default: the rules file marked default)"),
+        click.option("--players", type=click.IntRange(2, 10), default=None,
+                     help="seats at each table (default: the rules file's count when it fixes one, else 5)"),
+        click.option("--agents", default="heuristic", show_default=True,
+                     help="the bots of the empty seats, as in `sgs simulate --agents` (heuristic, random, "
+                          "heuristic@rebel ...)"),
+        click.option("--seed", type=int, default=None, help="the first table's seed (default: random)"),
+        click.option("--takeover", type=click.FloatRange(0, None), default=60.0, show_default=True,
+                     help="seconds a player who left is waited for at each decision before the seat's bot answers"),
+        click.option("--pace", type=click.FloatRange(0, 10), default=0.4, show_default=True,
+                     help="seconds each bot move is shown before the next one"),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
 def serve(host: str, port: int, rules_id: Optional[str], players: Optional[int], agents: str, seed: Optional[int],
           takeover: float, pace: float, content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
     """Play in a browser: start the table's web server and print its address.
@@ -80,9 +57,9 @@ def serve(host: str, port: int, rules_id: Optional[str], players: Optional[int],
     from sgs_runtime.simulate import check_agents
 
     try:
-        import uvicorn
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
 
-        from .app import create_app
         from .tables import Lobby
     except ImportError as exc:
         raise click.UsageError(f"sgs serve needs the web extra ({exc.name} is missing): "
@@ -105,9 +82,8 @@ def serve(host: str, port: int, rules_id: Optional[str], players: Optional[int],
     actual = sock.getsockname()[1]
     click.echo(f"sgs table ({rules.id}, {players} players): open " + " or ".join(addresses(host, actual)))
     click.echo("stop it with Ctrl-C", err=True)
-    config = uvicorn.Config(create_app(lobby), log_level="warning", lifespan="on")
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        server_for(lobby).run(sockets=[sock])
     except KeyboardInterrupt:  # pragma: no cover - uvicorn handles the signal itself
         pass
     finally:

@@ -402,5 +402,10 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "ArrowRight") replayGo(state.replayStep + 1);
 });
 show("lobby");
-refreshLobby();
+// a browser that holds a seat (its token is kept in localStorage) goes back to it: a reload, a lost network
+refreshLobby().then(async () => {
+  const info = await api("/api/tables").catch(() => ({tables: []}));
+  const mine = info.tables.find((t) => localStorage.getItem(tokenKey(t.id)) && t.state !== "closed");
+  if (mine && !state.tableId) openTable(mine.id);
+});
 setInterval(() => { if (!$("lobby").hidden) refreshLobby(); }, 2000);
