@@ -56,12 +56,15 @@ class SeatLog:
         log_from, trace_from = self.since
         records = log_view(game.log[log_from:], self.seat)
         me = game.players[self.seat].name if self.seat is not None else None
+        # a trace record names its player by hero id: before the heroes are chosen several players
+        # may share one, and then no answer is told as the seat's own
+        own = me is not None and sum(p.name == me for p in game.players) == 1
         notes = []
         for r in (game.trace or [])[trace_from:]:
             if r.get("event") == "why":
                 continue  # (only for skills a person asked about: none here)
             r = dict(r, at=max(0, int(r.get("at", log_from)) - log_from))
-            if r.get("event") == "asked" and self.seat is not None and r.get("player") != me:
+            if r.get("event") == "asked" and self.seat is not None and not (own and r.get("player") == me):
                 r["answer"] = "declines" if r.get("declined") else "answers"
                 r["forced"] = False
             notes.append(r)

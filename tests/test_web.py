@@ -278,6 +278,31 @@ def test_no_frame_shows_a_card_its_seat_may_not_see(content: Any) -> None:
     assert checked[0] > 3 and checked[3] > 3, checked
 
 
+def test_the_why_panel_tells_another_seats_answers_only_as_answered_or_declined(content: Any) -> None:
+    from sgs_runtime.agents import RandomAgent
+    from sgs_runtime.game import Game
+    from sgs_runtime.seatview import ask_agent
+    from sgs_web.frames import SeatLog
+
+    game = Game(content, content.ruleset("identity"), players=5, seed=4, trace=True)
+    bots = [RandomAgent(i) for i in range(5)]
+    log = SeatLog(0)
+    req = game.start()
+    told = 0
+    for _ in range(400):
+        if req is None:
+            break
+        me = game.players[0].name
+        for line in log.why(game):
+            if line.startswith("? ") and not line.startswith(f"? {me} "):
+                assert line.endswith(("→ answers", "→ declines")), line
+                told += 1
+        if req.player.seat == 0:
+            log.mark(game)
+        req = game.answer(ask_agent(game, bots[req.player.seat], req))
+    assert told > 20
+
+
 def test_sgs_serve_refuses_what_it_cannot_do() -> None:
     result = run_cli("serve", "--rules", "nope")
     assert result.exit_code == 2 and "nope" in result.output
