@@ -39,6 +39,8 @@ from .tables import Lobby
 
 #: the largest request body read (a saved game of a long 10-player game fits)
 MAX_BODY = 8 * 1024 * 1024
+#: the saved games the replay viewer holds at once (the oldest is dropped first)
+MAX_REPLAYS = 16
 
 
 def _error(message: str, status: int = 400) -> JSONResponse:
@@ -137,6 +139,8 @@ def create_app(lobby: Lobby) -> Starlette:
     async def open_replay(request: Request) -> Response:
         rid = secrets.token_hex(4)
         rep = load(rid, lobby.content, await _body(request))
+        while len(replays) >= MAX_REPLAYS:
+            replays.pop(next(iter(replays)))
         replays[rid] = rep
         return JSONResponse(rep.summary(), status_code=201)
 

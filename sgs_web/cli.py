@@ -37,7 +37,7 @@ def _options(f: Any) -> Any:
         click.option("--seed", type=int, default=None, help="the first table's seed (default: random)"),
         click.option("--takeover", type=click.FloatRange(0, None), default=60.0, show_default=True,
                      help="seconds a player who left is waited for at each decision before the seat's bot answers"),
-        click.option("--pace", type=click.FloatRange(0, 10), default=0.4, show_default=True,
+        click.option("--pace", type=click.FloatRange(0, 10), default=0.3, show_default=True,
                      help="seconds each bot move is shown before the next one"),
     ]
     for option in reversed(options):

@@ -18,7 +18,6 @@ from sgs_runtime.visibility import log_view
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.game import Game
-    from sgs_runtime.seatview import SeatView
 
 #: the log lines a page is sent with each frame (the last ones)
 LOG_LINES = 200

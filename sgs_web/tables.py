@@ -30,11 +30,10 @@ from typing import Any, Callable, Optional
 from sgs_runtime.definitions import Content, Ruleset
 from sgs_runtime.errors import SgsError, UsageError
 from sgs_runtime.game import Game
+from sgs_runtime.present import answer_from, request_model
 from sgs_runtime.replay import transcript
 from sgs_runtime.seatview import SeatView, ask_agent
 from sgs_runtime.simulate import check_agents, make_agent
-
-from sgs_runtime.present import answer_from, request_model
 
 from .frames import SeatLog, result_model, seat_frame
 
@@ -42,6 +41,8 @@ from .frames import SeatLog, result_model, seat_frame
 POLL = 0.2
 #: how often (seconds) at most the pages are told of the bots' moves between two browser decisions
 REFRESH = 0.25
+#: the tables a server holds at most (in memory): the oldest finished ones make room for new ones
+MAX_TABLES = 64
 
 
 class TableClosed(Exception):
@@ -331,7 +332,7 @@ class Table:
         """Tell every browser at the table the seats as the lobby shows them (who is there, who left)."""
         message = {"type": "table", "table": self.public()}
         with self.lock:
-            listeners = [l for ls in self.listeners.values() for l in ls]
+            listeners = [one for ls in self.listeners.values() for one in ls]
         for listener in listeners:
             listener(message)
 
@@ -370,6 +371,11 @@ class Lobby:
     def new_table(self, players: Optional[int] = None, seed: Optional[int] = None) -> Table:
         """A new table with the server's rules (the seed of the n-th table derives from the server's seed)."""
         n = players if players is not None else self.players
+        if len(self.tables) >= MAX_TABLES:
+            done = [t for t in self.tables.values() if t.state not in ("waiting", "playing")]
+            if not done:
+                raise UsageError(f"the server holds {MAX_TABLES} tables, all waiting or playing: join one of them")
+            self.tables.pop(done[0].id).close()
         if seed is None:
             seed = self.seed if self.made == 0 else (self.seed * 1_000_003 + self.made) % (1 << 31)
         self.made += 1

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+import subprocess
+import sys
+import urllib.request
 import threading
 import warnings
 from typing import Any, Optional
@@ -17,12 +21,12 @@ with warnings.catch_warnings():  # (newer Starlette would rather have httpx2: ht
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+from conftest import run_cli  # noqa: E402
+
 from sgs_runtime.replay import replay  # noqa: E402
 from sgs_runtime.visibility import visible  # noqa: E402
 from sgs_web.app import create_app  # noqa: E402
 from sgs_web.tables import Lobby, Table  # noqa: E402
-
-from conftest import run_cli  # noqa: E402
 
 
 def pick(model: dict[str, Any], rng: random.Random) -> Optional[dict[str, Any]]:
@@ -310,3 +314,35 @@ def test_sgs_serve_refuses_what_it_cannot_do() -> None:
     assert result.exit_code == 2 and "play 2 to 2 players" in result.output
     result = run_cli("serve", "--agents", "clever")
     assert result.exit_code == 2 and "unknown agents 'clever'" in result.output
+
+
+def test_new_tables_take_the_rules_player_counts(content: Any) -> None:
+    lobby = lobby_for(content, rules="identity", players=5)
+    with TestClient(create_app(lobby)) as client:
+        made = client.post("/api/tables", json={"players": 4})
+        assert made.status_code == 201 and made.json()["players"] == 4 and len(made.json()["seats"]) == 4
+        wrong = client.post("/api/tables", json={"players": 12})
+        assert wrong.status_code == 400 and "play 2 to 10 players" in wrong.json()["error"]
+        assert len(client.get("/api/tables").json()["tables"]) == 2
+        bad = client.post("/api/replays", json={"rules": "identity"})
+        assert bad.status_code == 400 and "not a saved game" in bad.json()["error"]
+    lobby.close()
+
+
+def test_sgs_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "sgs_cli.main", "serve", "--port", "0", "--rules", "two_players",
+                             "--seed", "5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("sgs table (two_players, 2 players): open http://127.0.0.1:"), line
+        url = line.split("open ")[1].strip()
+        with urllib.request.urlopen(url + "api/tables", timeout=30) as res:
+            tables = json.loads(res.read())["tables"]
+        assert len(tables) == 1 and tables[0]["players"] == 2
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
