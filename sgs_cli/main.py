@@ -391,8 +391,9 @@ def _heroes_from(content: Any, text: str) -> list[str]:
 
 
 @main.command()
-@click.option("--players", "players_text", default="5", show_default=True,
-              help="number of players, or several separated by commas (5,8,10): each count plays --games games")
+@click.option("--players", "players_text", default=None,
+              help="number of players, or several separated by commas (5,8,10): each count plays --games games "
+                   "(default: the rules' own when they fix one, else 5)")
 @click.option("--games", type=click.IntRange(1, None), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--rules", "rules_id", default=None, help="rules file id (default: the rules file marked default, identity)")
@@ -417,17 +418,17 @@ def _heroes_from(content: Any, text: str) -> list[str]:
 @click.option("--check", is_flag=True,
               help="test the invariants after every step of every game and report the seed of any failure")
 @_content_option
-def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], workers: int, backend: str,
+def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optional[str], workers: int, backend: str,
              scheduler: Optional[str], heroes: Optional[str], hero_packs: Optional[str], heroes_from: Optional[str],
              agents: str, option_pairs: tuple[str, ...],
              report_dir: Optional[Path], as_json: bool, progress: Optional[bool], check: bool,
              content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
     """Play bot games and report win rates; the same seed gives the same result."""
     from sgs_dsl.loader import content_spec
-    from sgs_runtime.simulate import check_agents, check_pool, combine
+    from sgs_runtime.simulate import check_agents, check_pool, combine, table_size
     from sgs_runtime.simulate import simulate as run
 
-    counts = _player_counts(players_text)
+    counts = _player_counts(players_text) if players_text is not None else None
     packs = _packs(pack_dirs)
     content = _load(content_dir, packs)
     pool = [h.strip() for h in heroes.split(",") if h.strip()] if heroes else None
@@ -443,6 +444,8 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
         check_agents(agents, rules)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
+    if counts is None:
+        counts = [table_size(rules, None)]
     if heroes_from:
         base = pool if pool is not None else [h for p in rules.hero_packs for h in content.hero_packs.get(p, [])]
         pool = list(dict.fromkeys(base + _heroes_from(content, heroes_from)))
@@ -551,30 +554,53 @@ ABANDONED = 3
 
 
 @main.command()
-@click.option("--players", type=click.IntRange(2, 10), default=5, show_default=True)
+@click.option("--players", type=click.IntRange(2, 10), default=None,
+              help="number of players (default: the rules' own when they fix one, else 5)")
 @click.option("--seed", type=int, default=None, help="seed (default: random)")
 @click.option("--rules", "rules_id", default=None, help="rules file id (default: the rules file marked default, identity)")
 @click.option("--seat", type=int, default=0, show_default=True, help="your seat")
+@click.option("--agents", default="heuristic", show_default=True,
+              help="the bots, as in `sgs simulate`: random, heuristic, or heuristic@rebel+traitor")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="write the JSON-lines event log here")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="save the game's transcript (seed and decisions) to replay it with `sgs replay`")
+              help="the file the game is saved to (with `save` at any prompt, on leaving, and at the end)")
+@click.option("--resume", "resume_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="go on with a game saved with `save` (or when you left it)")
 @_content_option
-def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, log_file: Optional[Path],
-         save: Optional[Path], content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
-    """Play a game in the terminal against bots.
+def play(players: Optional[int], seed: Optional[int], rules_id: Optional[str], seat: int, agents: str,
+         log_file: Optional[Path], save: Optional[Path], resume_file: Optional[Path], content_dir: Optional[Path],
+         pack_dirs: tuple[Path, ...]) -> None:
+    """Play a game in the terminal against bots (type ? at any prompt for help).
 
     Exit 0 when the game ends, 1 on an engine error, 2 on usage errors, 3 when you leave it
-    (the end of input, Ctrl-D, or Ctrl-C)."""
+    (quit, the end of input, Ctrl-D, or Ctrl-C: the game is saved first)."""
     import random
 
-    from .terminal import Abandoned, play_terminal
+    from sgs_runtime.replay import TranscriptError, check_record
+    from sgs_runtime.simulate import check_agents, table_size
+
+    from .terminal import Left, play_terminal
 
     content = _load(content_dir, _packs(pack_dirs))
+    record = None
+    if resume_file is not None:
+        record = _read_transcript(resume_file)
+        try:
+            check_record(content, record)
+        except TranscriptError as exc:
+            _fail(f"{resume_file} is not a saved game this engine can go on with: {exc}")
+        table = record.get("table") or {}
+        rules_id, players, seed = record["rules"], record["players"], record["seed"]
+        seat = table.get("seat", seat)
+        agents = table.get("agents", agents)
+        save = save or resume_file
     try:
         rules = content.ruleset(rules_id)
+        check_agents(agents, rules)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
+    players = table_size(rules, players)
     if not rules.players_min <= players <= rules.players_max:
         raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players")
     if not 0 <= seat < players:
@@ -584,15 +610,39 @@ def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, 
             raise click.UsageError(f"{option}: the folder {path.parent} does not exist")
     seed = seed if seed is not None else random.randrange(1 << 30)
     try:
-        play_terminal(content, rules, players, seed, seat, log_file, save)
+        play_terminal(content, rules, players, seed, seat, log_file, save, agents=agents, record=record)
     except SgsError as exc:
         _fail(str(exc))
-    except (Abandoned, KeyboardInterrupt, EOFError, click.Abort):
-        click.echo("\ngame abandoned: you left it before the end" + ("; nothing was saved" if save else ""))
+    except Left as left:
+        where = (f"; it is saved: go on with `sgs play --resume {left.saved}`" if left.saved
+                 else "; it could not be saved")
+        click.echo("\ngame abandoned: you left it before the end" + where)
         sys.exit(ABANDONED)
 
 
 # ---------------------------------------------------------------------- replay
+
+
+def _read_transcript(path: Path) -> Any:
+    """A saved game's JSON, read safely; a file that is not one ends with a clear message (exit 1)."""
+    from sgs_dsl.yamlsafe import read_file
+
+    try:
+        # a bounded read of a regular file only (a FIFO or a device is refused, never read for ever)
+        return json.loads(read_file(path))
+    except ContentError as exc:
+        _fail(f"{path} cannot be read: {exc.diagnostics[0].message}" if exc.diagnostics
+              else f"{path} cannot be read")
+    except OSError as exc:
+        _fail(f"{path} cannot be read: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        _fail(f"{path} is not a game transcript (it is not UTF-8 text)")
+    except json.JSONDecodeError as exc:
+        _fail(f"{path} is not a game transcript (not JSON: {exc.msg} at line {exc.lineno}, "
+              f"column {exc.colno})")
+    except (ValueError, RecursionError) as exc:  # numbers too long, nesting too deep
+        _fail(f"{path} is not a game transcript (it cannot be read as JSON: "
+              f"{str(exc) or type(exc).__name__})")
 
 
 @main.command()
@@ -619,34 +669,12 @@ def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator:
     from sgs_runtime.replay import replay as run
     from sgs_runtime.visibility import log_view
 
-    from sgs_dsl.yamlsafe import read_file
-
     if (explain or why) and (seat is not None or spectator):
         raise click.UsageError("--explain and --why tell everything: they cannot be used with --seat or --spectator")
     content = _load(content_dir, _packs(pack_dirs))
     watched = _why_skills(content, why)
     explain = explain or bool(watched)
-    try:
-        # a bounded read of a regular file only (a FIFO or a device is refused, never read for ever)
-        record = json.loads(read_file(transcript_file))
-    except ContentError as exc:
-        _fail(f"{transcript_file} cannot be read: {exc.diagnostics[0].message}" if exc.diagnostics
-              else f"{transcript_file} cannot be read")
-        return
-    except OSError as exc:
-        _fail(f"{transcript_file} cannot be read: {exc.strerror or exc}")
-        return
-    except UnicodeDecodeError:
-        _fail(f"{transcript_file} is not a game transcript (it is not UTF-8 text)")
-        return
-    except json.JSONDecodeError as exc:
-        _fail(f"{transcript_file} is not a game transcript (not JSON: {exc.msg} at line {exc.lineno}, "
-              f"column {exc.colno})")
-        return
-    except (ValueError, RecursionError) as exc:  # numbers too long, nesting too deep
-        _fail(f"{transcript_file} is not a game transcript (it cannot be read as JSON: "
-              f"{str(exc) or type(exc).__name__})")
-        return
+    record = _read_transcript(transcript_file)
 
     def warn(note: str) -> None:
         click.echo(f"warning: {transcript_file}: {note}", err=True)

@@ -35,7 +35,7 @@ import re
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .errors import GameError, IllegalDecision
-from .model import SUIT_SIGN, Card, Player, VirtualCard, rank_text
+from .model import SUIT_SIGN, Card, Player, VirtualCard, parse_card_text, rank_text
 from .requests import (
     ArrangeRequest,
     CardsRequest,
@@ -514,6 +514,11 @@ def _later_step(req: PlayRequest | RespondRequest, view: "SeatView", data: dict[
                              "all of them" if len(pool) == lo and lo else "")
         cards = _cards_by_id(pool, data["cards"], "the cards")
         _count_ok(cards, lo, hi, "card", "the cards")
+        step = req.card_step
+        for i, c in enumerate(cards):
+            if step is not None and not step(opt, cards[:i], c):  # type: ignore[arg-type]
+                after = " with the cards before it" if i else ""
+                raise AnswerError(f"not allowed: {card_name(c)} cannot be chosen here{after}")
     if not isinstance(req, PlayRequest):
         return None
     assert isinstance(opt, PlayOption)
@@ -676,3 +681,57 @@ def _build(req: Request, view: "SeatView", data: dict[str, Any]) -> Any:
         return PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards,
                           targets=targets, view_as=view_as, secondary=secondary, as_card=opt.as_card)
     raise AnswerError(f"this table cannot answer a request of kind '{req.kind}'")
+
+
+# ------------------------------------------------------------------ the log in sentences
+
+#: record fields that hold no name of a player, card or skill
+_PLAIN_FIELDS = frozenset({"seq", "at", "event", "turn", "to", "reason", "mode", "nature", "kind", "prompt",
+                           "answer", "declined", "forced", "seen", "hidden", "amount", "hp", "count", "held",
+                           "phase", "timing", "trigger"})
+
+
+def _translate(value: Any, names: dict[str, str]) -> Any:
+    """A record's value with ids put into words: heroes and skills by name, cards as ``杀♠7``."""
+    if isinstance(value, list):
+        return [_translate(v, names) for v in value]
+    if not isinstance(value, str):
+        return value
+    if value in names:
+        return names[value]
+    parsed = parse_card_text(value)
+    if parsed is not None and parsed[0] in names:
+        return f"{names[parsed[0]]}{SUIT_SIGN[parsed[1]]}{rank_text(parsed[2])}"
+    return value
+
+
+def _names(view: "SeatView") -> dict[str, str]:
+    """Ids a log record may hold, and how a person reads them."""
+    content = view.content
+    names: dict[str, str] = {k: v.name.zh or v.name.en or k for k, v in content.cards.items()}
+    names.update({k: v.name.zh or v.name.en or k for k, v in content.skills.items()})
+    names.update({p.hero.id: p.hero.name.zh or p.hero.id for p in view.players})  # players last: they win
+    return names
+
+
+def log_lines(records: Sequence[dict[str, Any]], view: "SeatView",
+              trace: Sequence[dict[str, Any]] = ()) -> list[str]:
+    """The sentences of log records (already as this seat saw them, :func:`~sgs_runtime.visibility.log_view`),
+    with names instead of ids; ``trace`` (explanation records) is told between them, others' answers only
+    as answered or declined (what they chose may be hidden)."""
+    from .narrate import explain, story
+
+    names = _names(view)
+    mine = view.me.hero.id
+
+    def words(r: dict[str, Any]) -> dict[str, Any]:
+        return {k: (v if k in _PLAIN_FIELDS else _translate(v, names)) for k, v in r.items()}
+
+    notes = []
+    for t in trace:
+        t = dict(t)
+        if t.get("event") == "asked" and t.get("player") != mine:
+            t["answer"] = "declines" if t.get("declined") else "answers"
+        notes.append(words(t))
+    told = [words(r) for r in records]
+    return explain(told, notes) if notes else story(told)

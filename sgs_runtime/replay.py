@@ -79,6 +79,7 @@ FIELDS = {
     "seed": "the game's seed",
     "options": "the rules options that differ from the rules file's",
     "decisions": "every answered request: {player: seat, kind: request kind, answer}",
+    "table": "who sat where, for resuming a saved game (optional): {seat: the person's seat, agents: the bots' spec}",
 }
 REQUIRED = ("rules", "players", "seed", "decisions")
 #: request kinds a decision may name
@@ -319,6 +320,14 @@ def check_record(content: "Content", record: Any) -> None:
         if table is not None and table not in rules.role_table_variants:
             raise TranscriptError(f"'options': the rules '{rules.id}' have no role table {table!r}; tables: "
                                   f"{', '.join(sorted(rules.role_table_variants))}")
+    table = record.get("table")
+    if table is not None:
+        if not isinstance(table, dict) or set(table) - {"seat", "agents"}:
+            raise TranscriptError(f"'table' must be an object {{seat, agents}}, not {_what(table)}")
+        if "seat" in table and (not _int(table["seat"]) or not 0 <= table["seat"] < players):
+            raise TranscriptError(f"'table': 'seat' must be a seat from 0 to {players - 1}, not {_what(table['seat'])}")
+        if "agents" in table and not isinstance(table["agents"], str):
+            raise TranscriptError(f"'table': 'agents' must be an agents spec (a string), not {_what(table['agents'])}")
     if not isinstance(record["decisions"], list):
         raise TranscriptError(f"'decisions' must be a list, not {_what(record['decisions'])}")
     for i, d in enumerate(record["decisions"]):
@@ -341,8 +350,7 @@ def check_record(content: "Content", record: Any) -> None:
 
 
 def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
-           warn: Optional[Callable[[str], None]] = None, on_step: Optional[Callable[["Game", int], None]] = None,
-           partial: bool = False, **game_args: Any) -> "Game":
+           warn: Optional[Callable[[str], None]] = None, **game_args: Any) -> "Game":
     """Play a transcript back; raise :class:`GameError` if it does not fit the game.
 
     * :class:`TranscriptError`: a malformed transcript (its message names the decision at fault);
@@ -350,9 +358,22 @@ def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
     * :class:`GameError`: a decision does not fit what the game asks, or the game refuses it.
 
     ``warn`` is told what a user should know (an old transcript, ``force``); by default, a
-    :class:`TranscriptWarning`. ``on_step(game, n)`` is called once the game has started (n = 0) and
-    after each decision (n = 1, 2 ...): a viewer steps through the game with it. ``partial`` accepts a
-    transcript saved before the end: the game is returned with its next request pending."""
+    :class:`TranscriptWarning`."""
+    game, req = resume(content, record, force=force, warn=warn, **game_args)
+    if req is not None:
+        raise GameError(f"the transcript ends while seat {req.player.seat} is asked to {req.prompt}")
+    return game
+
+
+def resume(content: "Content", record: dict[str, Any], *, force: bool = False,
+           warn: Optional[Callable[[str], None]] = None,
+           watch: Optional[Callable[["Game", Request, Any], None]] = None,
+           **game_args: Any) -> tuple["Game", Optional[Request]]:
+    """Play a transcript's decisions back, and return the game with the request it waits for
+    (None when the game is over): a game saved in the middle goes on from there.
+
+    ``watch`` is told each request with the answer the transcript gives it, before it is
+    answered (to let a bot of that seat see the same game again). Errors as :func:`replay`."""
     from .game import Game
 
     check_record(content, record)
@@ -360,13 +381,11 @@ def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
         if warn is not None:
             warn(note)
         else:
-            warnings.warn(note, TranscriptWarning, stacklevel=2)
+            warnings.warn(note, TranscriptWarning, stacklevel=3)
     game = Game(content, content.ruleset(record["rules"]), players=record["players"],
                 seed=record["seed"], options=record.get("options") or None, **game_args)
     decisions = list(record["decisions"])
     req = game.start()
-    if on_step is not None:
-        on_step(game, 0)
     for i, d in enumerate(decisions):
         if req is None:
             raise GameError(f"the game ended before decision {i} of {len(decisions)}: the transcript does not fit")
@@ -374,13 +393,11 @@ def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
             raise GameError(f"decision {i} answers a {d['kind']} request of seat {d['player']}, but the game "
                             f"asks seat {req.player.seat} for a {req.kind}: the transcript does not fit")
         answer = decode(game, req, d["answer"], where=f"decision {i} ({d['kind']} of seat {d['player']})")
+        if watch is not None:
+            watch(game, req, answer)
         try:
             req = game.answer(answer)
         except IllegalDecision as exc:
             raise GameError(f"decision {i} ({d['kind']} of seat {d['player']}) is refused by the game: {exc}; "
                             f"the transcript does not fit") from None
-        if on_step is not None:
-            on_step(game, i + 1)
-    if req is not None and not partial:
-        raise GameError(f"the transcript ends while seat {req.player.seat} is asked to {req.prompt}")
-    return game
+    return game, req

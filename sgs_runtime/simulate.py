@@ -358,3 +358,18 @@ def combine(reports: dict[int, dict[str, Any]]) -> dict[str, Any]:
     out["games_per_second"] = round(out["games"] / out["seconds"], 2) if out["seconds"] else 0.0
     out["by_players"] = {str(k): v for k, v in sorted(reports.items())}
     return out
+
+
+def table_size(rules: Any, players: Optional[int]) -> int:
+    """How many play: ``players`` when given; else the rules' own count when they fix one
+    (a two-player rules file plays 2), else 5 within what the rules allow.
+
+    >>> from types import SimpleNamespace as R
+    >>> table_size(R(players_min=2, players_max=2), None), table_size(R(players_min=2, players_max=10), None)
+    (2, 5)
+    >>> table_size(R(players_min=2, players_max=10), 8), table_size(R(players_min=6, players_max=8), None)
+    (8, 6)
+    """
+    if players is not None:
+        return players
+    return min(max(5, rules.players_min), rules.players_max)

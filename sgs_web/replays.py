@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from sgs_runtime.errors import GameError, UsageError
 from sgs_runtime.present import table_model
-from sgs_runtime.replay import check_content, check_record, replay
+from sgs_runtime.replay import check_content, check_record, resume
 
 from .frames import SeatLog, result_model
 
@@ -69,14 +69,17 @@ class Replay:
         steps: list[Step] = []
         decisions = self.record["decisions"]
 
-        def keep(game: "Game", n: int) -> None:
+        def keep(game: "Game") -> None:
+            n = len(steps)  # the decisions answered so far
             log.catch_up(game)
             steps.append(Step(table_model(game.view_for(seat)), len(log.lines), decisions[n - 1] if n else None))
 
         try:
-            game = replay(self.content, self.record, warn=lambda note: None, on_step=keep, partial=True)
+            # each decision is watched before it is answered: the table then is the step before it
+            game, _ = resume(self.content, self.record, warn=lambda note: None, watch=lambda g, r, a: keep(g))
         except GameError as exc:
             raise UsageError(f"the saved game cannot be replayed: {exc}") from None
+        keep(game)
         return steps, log.lines, result_model(game)
 
     def step(self, seat: int, n: int) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from click.testing import CliRunner
 
 # the content cache of the test session is its own: tests never read or write the user's cache
 os.environ["SGS_CACHE_DIR"] = tempfile.mkdtemp(prefix="sgs-test-cache-")
+# games the terminal saves on leaving go to a folder of the test session, not the user's
+os.environ["SGS_SAVE_DIR"] = tempfile.mkdtemp(prefix="sgs-test-saves-")
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"

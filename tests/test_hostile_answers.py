@@ -620,7 +620,9 @@ def test_sgs_play_save_writes_a_transcript_that_replays(tmp_path: Path) -> None:
     record = json.loads(path.read_text(encoding="utf-8"))
     assert record["engine_version"] == version("sgs-engine")
     assert record["content_fingerprint"] == content_fingerprint(CONTENT)
-    assert set(record) == {"engine_version", "content_fingerprint", "rules", "players", "seed", "options", "decisions"}
+    assert set(record) == {"engine_version", "content_fingerprint", "rules", "players", "seed", "options", "decisions",
+                           "table"}
+    assert record["table"] == {"seat": 0, "agents": "heuristic"}
     again = CliRunner().invoke(main, ["replay", str(path)])
     assert again.exit_code == 0 and "warning" not in again.output
 
@@ -644,7 +646,7 @@ def test_the_terminal_refuses_a_card_the_skill_cannot_use_and_asks_again() -> No
     with CliRunner().isolation(input=f"{pick}\n1\n2\n1\n") as streams:
         action = HumanAgent(0).decide(req, g.view_for(0))
         shown = streams[0].getvalue().decode()
-    assert "not allowed: jink ♠3 cannot be chosen here" in shown
+    assert "not allowed: 闪 Dodge ♠3 cannot be chosen here" in shown
     assert action.cards == [g.players[0].hand.cards[1]]
     g.answer(action)
 
@@ -656,7 +658,7 @@ def test_the_terminal_goes_back_to_the_menu() -> None:
     with CliRunner().isolation(input=f"{pick}\nb\n0\n") as streams:
         action = HumanAgent(0).decide(req, g.view_for(0))
         shown = streams[0].getvalue().decode()
-    assert action is None and "back to the play phase's menu" in shown
+    assert action is None and "back: to the first question" in shown
 
 
 def test_a_refused_answer_in_the_terminal_game_is_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
