@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from sgs_runtime.narrate import explain, story
-from sgs_runtime.present import request_model, table_model
+from sgs_runtime.present import log_lines, request_model, table_model
 from sgs_runtime.visibility import log_view
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,12 +25,13 @@ WHY_LINES = 60
 
 
 class SeatLog:
-    """The log in sentences as one seat saw it, told as the game goes on (``None``: everything).
+    """The log in sentences as one seat saw it, told as the game goes on.
 
     It also marks where the seat last answered: the "why" panel explains what was resolved since
-    (:meth:`why`)."""
+    (:meth:`why`). The sentences are the presentation model's (``present.log_lines``), as in the
+    terminal: names instead of ids, another seat's answers only as answered or declined."""
 
-    def __init__(self, seat: Optional[int]) -> None:
+    def __init__(self, seat: int) -> None:
         self.seat = seat
         self.lines: list[str] = []
         self.shown = 0  # the log records told so far
@@ -41,33 +41,27 @@ class SeatLog:
         """Tell the records the game logged since the last call."""
         new = game.log[self.shown:]
         self.shown += len(new)
-        self.lines.extend(story(log_view(new, self.seat)))
+        self.lines.extend(log_lines(log_view(new, self.seat), game.view_for(self.seat)))
 
     def mark(self, game: "Game") -> None:
         """The seat has answered: the next "why" starts here."""
         self.since = (len(game.log), len(game.trace or []))
 
     def why(self, game: "Game") -> list[str]:
-        """What was resolved since the seat last answered, with who was asked what (the game's trace).
-
-        Only what the seat may know: the log as it saw it; another seat's requests with their
-        prompts but not their answers (an answer may name a card the seat never saw)."""
+        """What was resolved since the seat last answered, with who was asked what (the game's trace)."""
         log_from, trace_from = self.since
-        records = log_view(game.log[log_from:], self.seat)
-        me = game.players[self.seat].name if self.seat is not None else None
-        # a trace record names its player by hero id: before the heroes are chosen several players
-        # may share one, and then no answer is told as the seat's own
-        own = me is not None and sum(p.name == me for p in game.players) == 1
+        me = game.players[self.seat].name
+        # a trace record names its player by hero id: before the heroes are chosen several players may
+        # share one, and then no answer is told as the seat's own
+        shared = sum(p.name == me for p in game.players) > 1
         notes = []
         for r in (game.trace or [])[trace_from:]:
-            if r.get("event") == "why":
-                continue  # (only for skills a person asked about: none here)
             r = dict(r, at=max(0, int(r.get("at", log_from)) - log_from))
-            if r.get("event") == "asked" and self.seat is not None and not (own and r.get("player") == me):
+            if shared and r.get("event") == "asked":
                 r["answer"] = "declines" if r.get("declined") else "answers"
-                r["forced"] = False
             notes.append(r)
-        return explain(records, notes)[-WHY_LINES:]
+        records = log_view(game.log[log_from:], self.seat)
+        return log_lines(records, game.view_for(self.seat), notes)[-WHY_LINES:]
 
 
 def result_model(game: "Game") -> Optional[dict[str, Any]]:
