@@ -189,8 +189,14 @@ function hpEl(s) {
   return e;
 }
 
-function seatEl(s, names, asking) {
+function seatEl(s, names, asking, choosing) {
   const who = names && names[s.seat];
+  if (choosing) {  // before the first turn the seats' heroes are stand-ins: not shown
+    return el("div", {class: "seat" + (s.me ? " me" : "") + (asking === s.seat ? " asking" : ""), "data-seat": s.seat},
+      el("div", {class: "who", text: `seat ${s.seat} · ${s.me ? "you" : who ? (who.bot ? "bot" : who.name) : ""}`}),
+      el("div", {class: "hero", text: "choosing a hero…"}),
+      s.role ? el("div", {class: "role", text: text2(s.role.name)}) : null);
+  }
   const classes = ["seat", s.me ? "me" : "", s.current ? "current" : "", s.alive ? "" : "dead",
                    asking === s.seat ? "asking" : ""].join(" ");
   const box = el("div", {class: classes, "data-seat": s.seat},
@@ -228,7 +234,9 @@ function seatEl(s, names, asking) {
 }
 
 function renderSeats(box, table, names, asking) {
-  box.replaceChildren(...table.seats.map((s) => seatEl(s, names, asking)));
+  // no turn has begun yet: the heroes are being chosen
+  const choosing = table.current === null && table.phase === null && table.draw_pile === 0;
+  box.replaceChildren(...table.seats.map((s) => seatEl(s, names, asking, choosing)));
 }
 
 function renderTable() {
