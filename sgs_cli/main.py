@@ -615,7 +615,7 @@ def play(players: Optional[int], seed: Optional[int], rules_id: Optional[str], s
         _fail(str(exc))
     except Left as left:
         where = (f"; it is saved: go on with `sgs play --resume {left.saved}`" if left.saved
-                 else "; it could not be saved")
+                 else "; nothing was saved")
         click.echo("\ngame abandoned: you left it before the end" + where)
         sys.exit(ABANDONED)
 

@@ -52,6 +52,8 @@ COMMANDS = {
 ALIASES = {"?": "help", "b": "back", "t": "table", "h": "hand", "exit": "quit"}
 
 SUIT_STYLE = {"red": "bold red", "black": "bold"}
+#: how many sentences of the log a resumed game tells again
+RECAP = 15
 
 
 class Left(Exception):
@@ -146,12 +148,14 @@ def table_view(model: dict[str, Any]) -> Table:
     return t
 
 
-def hand_view(model: dict[str, Any]) -> Table:
+def hand_view(model: dict[str, Any], full: bool = False) -> Table:
+    """The hand with each card's text (``full``: the whole text, in Chinese and English)."""
     t = Table(box=None, pad_edge=False, show_edge=False, show_header=False)
-    t.add_column("card")
+    t.add_column("card", no_wrap=True)
     t.add_column("text", style="dim")
     for c in model["hand"]:
-        t.add_row(_card_text(c), escape(_short(c["text"]["en"] or c["text"]["zh"])))
+        en, zh = c["text"]["en"], c["text"]["zh"]
+        t.add_row(_card_text(c), escape(f"{zh}\n{en}" if full else _short(en or zh)))
     return t
 
 
@@ -207,6 +211,10 @@ class HumanAgent:
 
     def show_table(self, view: SeatView) -> None:
         model = P.table_model(view)
+        if not model["seated"]:
+            self.say(f"[bold]You are {_role(model['role'])}[/] at seat {model['seat']}; the heroes are being "
+                     "chosen: the table is shown once everyone has chosen")
+            return
         phase = model["phase"]
         current = next((s for s in model["seats"] if s["current"]), None)
         turn = (f" — {current['hero']['name']['zh']}'s {phase['name']['en'].lower()}" if current and phase else "")
@@ -275,6 +283,8 @@ class HumanAgent:
         self.say(f"[bold]{escape(step['prompt'])}[/]")
         for i, choice in enumerate(step["choices"], 1):
             self.say(f"  {i}. {_choice_text(choice)}")
+            for sk in choice.get("hero", {}).get("skills", []):  # a hero to choose: what its skills do
+                self.say(f"       [dim]{escape(sk['label'])}: {escape(_short(sk['text']['en'] or sk['text']['zh'], 90))}[/]")
         if step["none_label"]:
             self.say(f"  0. {escape(step['none_label'])}")
         hint = self._hint(step)
@@ -297,8 +307,12 @@ class HumanAgent:
         n = len(step["choices"])
         if step["field"] == "yes":
             return "y/n"
+        if n == 1 and step["min"] == 1:
+            return "1 (the only choice)"
         if step["multi"]:
             lo, hi = step["min"], step["max"]
+            if hi == 1:
+                return f"a number from 1 to {n}" + (" (0: none)" if lo == 0 else "")
             count = f"{lo}" if lo == hi else f"{lo} to {hi}"
             return f"{count} number{'s' if hi != 1 else ''} from 1 to {n}" + (", separated by spaces" if hi > 1 else "") \
                 + (" (0: none)" if lo == 0 else "")
@@ -336,7 +350,7 @@ class HumanAgent:
                                     f", not {len(numbers)}")
             return [choices[n - 1]["value"] for n in numbers]
         if len(numbers) != 1:
-            raise P.AnswerError("one number")
+            raise P.AnswerError(f"type one number: {self._hint(step)}")
         n = numbers[0]
         if n == 0 and step["none_label"]:
             return None
@@ -355,7 +369,7 @@ class HumanAgent:
             self.show_table(view)
         elif command == "hand":
             model = P.table_model(view)
-            self.console.print(hand_view(model) if model["hand"] else "your hand is empty")
+            self.console.print(hand_view(model, full=True) if model["hand"] else "your hand is empty")
         elif command == "info":
             choice = self._numbered(arg, step["choices"])
             if choice is not None:
@@ -368,7 +382,7 @@ class HumanAgent:
             for line in lines or ["nothing has been resolved yet"]:
                 self.say(escape(line))
         elif command == "log":
-            n = int(arg) if arg.isdigit() else 20
+            n = int(arg) if arg.isdecimal() else 20
             for line in (self.session.log(n) if self.session else []):
                 self.say(escape(line))
         elif command == "save":
@@ -385,7 +399,7 @@ class HumanAgent:
         return _AGAIN
 
     def _numbered(self, arg: str, choices: Sequence[dict[str, Any]]) -> Optional[dict[str, Any]]:
-        if not arg.isdigit() or not 1 <= int(arg) <= len(choices):
+        if not arg.isdecimal() or not 1 <= int(arg) <= len(choices):
             self.say(f"info takes the number of a choice, from 1 to {len(choices)}" if choices
                      else "there is nothing numbered to tell about here")
             return None
@@ -393,7 +407,10 @@ class HumanAgent:
 
     def _seat(self, arg: str, view: SeatView) -> None:
         model = P.table_model(view)
-        if not arg.isdigit() or not 0 <= int(arg) < len(model["seats"]):
+        if not model["seated"]:
+            self.show_table(view)
+            return
+        if not arg.isdecimal() or not 0 <= int(arg) < len(model["seats"]):
             self.say(f"seat takes a seat number, from 0 to {len(model['seats']) - 1}")
             return
         s = model["seats"][int(arg)]
@@ -445,8 +462,9 @@ class TerminalGame:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
-        except OSError as exc:
-            raise GameError(f"the game could not be saved to {path}: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:  # a folder that cannot be made, a name with a NUL ...
+            raise GameError(f"the game could not be saved to {path}: "
+                            f"{getattr(exc, 'strerror', None) or exc}") from None
         return path
 
     def why(self) -> list[str]:
@@ -458,7 +476,11 @@ class TerminalGame:
         done = [int(t["at"]) for t in trace
                 if t.get("event") == "asked" and t.get("kind") == "play" and not t.get("declined")]
         phases = [int(r["seq"]) for r in g.log if r.get("event") == "phase"]
-        start = max(done[-1:] + phases[-1:] + [0])
+        start = 0
+        for at in sorted(set(done + phases), reverse=True):  # the latest start that something followed
+            if any(r.get("event") != "phase" for r in g.log[at:]):
+                start = at
+                break
         notes = [{**t, "at": int(t["at"]) - start} for t in trace if int(t["at"]) >= start]
         view = g.view_for(self.seat)
         return P.log_lines(log_view(g.log[start:], self.seat), view, notes)
@@ -492,17 +514,33 @@ class TerminalGame:
 
         self.game, req = resume(self.content, self.record, warn=warn, watch=watch, trace=True,
                                 log_sink=self.log_sink)
-        self.console.print(f"resumed after {len(self.record['decisions'])} decisions", highlight=False)
+        self.console.print(f"resumed after {len(self.record['decisions'])} decisions; the last events:",
+                           highlight=False)
+        for line in P.log_lines(log_view(self.game.log, self.seat), self.game.view_for(self.seat))[-RECAP:]:
+            self.console.print(escape(line), highlight=False)
+        self.shown = len(self.game.log)
         return req
 
     def run(self) -> Game:
-        """Play to the end (or until the person leaves: :class:`Left`); return the game."""
+        """Play to the end (or until the person leaves: :class:`Left`); return the game.
+
+        Ctrl-C while the bots play saves the game and leaves too (the decisions so far are whole)."""
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            if self.game is None:
+                raise Left(None) from None
+            self.console.print("")
+            raise Left(self.human._save_quietly()) from None
+
+    def _run(self) -> Game:
         req = self._start()
         g = self.game
         assert g is not None
         me = g.players[self.seat]
         self.console.print(f"seed {self.seed}: you are seat {self.seat}", highlight=False)
         told_role = False
+        told_death = False
         while req is not None:
             if not told_role and me.role:
                 rd = self.rules.roles.get(me.role)
@@ -510,6 +548,10 @@ class TerminalGame:
                 self.console.print(f"[bold]Your role: {escape(name)}[/]", highlight=False)
                 told_role = True
             self._tell_news()
+            if not me.alive and not told_death and g.current is not None:
+                self.console.print("[bold]You are dead[/]: the game goes on among the others until it is decided",
+                                   highlight=False)
+                told_death = True
             if req.player.seat != self.seat:
                 req = g.answer(ask_agent(g, self.bots[req.player.seat], req))  # a bot's refusal is an engine error
                 continue

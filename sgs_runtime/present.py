@@ -32,7 +32,7 @@ respond    ``{"option": i or None, "cards": [...]}``
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from .errors import GameError, IllegalDecision
 from .model import SUIT_SIGN, Card, Player, VirtualCard, parse_card_text, rank_text
@@ -41,6 +41,7 @@ from .requests import (
     CardsRequest,
     ConfirmRequest,
     OptionRequest,
+    OrderRequest,
     PlayAction,
     PlayersRequest,
     PlayOption,
@@ -223,8 +224,7 @@ def seat_model(view: "SeatView", p: Player) -> Model:
         "hero": {"id": p.hero.id, "name": text_model(p.hero.name)},
         "kingdom": p.kingdom,
         "gender": p.gender,
-        "role": role_model(view, view.role_of(p) if p.alive else p.role if p.role_revealed or not p.alive
-                           else None),
+        "role": role_model(view, view.role_of(p)),  # one's own, and those revealed (the lord, the dead)
         "hp": p.hp,
         "max_hp": p.max_hp,
         "alive": p.alive,
@@ -232,8 +232,8 @@ def seat_model(view: "SeatView", p: Player) -> Model:
         "chained": p.chained,
         "face_down": p.face_down,
         "hand_count": len(p.hand),
-        "equipment": [card_model(c) for c in p.equip.cards],
-        "judge": [card_model(c) for c in p.judge.cards],
+        "equipment": [card_model(c) for c in view.cards_of(p, "equip")],
+        "judge": [card_model(c) for c in view.cards_of(p, "judge")],  # a card lying as a delayed trick: as it lies
         "marks": _marks(view, p),
         "piles": _piles(view, p),
         "distance": distance,
@@ -246,9 +246,16 @@ def seat_model(view: "SeatView", p: Player) -> Model:
 def table_model(view: "SeatView") -> Model:
     """The whole table as one seat sees it (JSON-serialisable)."""
     me = view.me
+    if not view.seated:  # heroes are being chosen: the seats have no hero yet
+        return {"seat": view.seat, "role": role_model(view, me.role), "seated": False,
+                "rules": {"id": view.rules.id, "name": text_model(view.rules.name)},
+                "seats": [{"seat": p.seat, "me": p.seat == view.seat, "role": role_model(view, view.role_of(p))}
+                          for p in view.players],
+                "hand": [], "current": None, "phase": None, "draw_pile": view.draw_count}
     return {
         "seat": view.seat,
         "role": role_model(view, me.role),
+        "seated": True,
         "rules": {"id": view.rules.id, "name": text_model(view.rules.name)},
         "seats": [seat_model(view, p) for p in view.players],
         "hand": [card_model(c) for c in view.cards_of(me, "hand")],
@@ -325,7 +332,9 @@ def _option_choice(view: "SeatView", i: int, opt: PlayOption | RespondOption) ->
 def _player_choice(view: "SeatView", p: Player) -> Model:
     d = view.quantity(DISTANCE_QUANTITY, view.me, p) if p is not view.me and p.alive else None
     extra = f" — distance {d}" if isinstance(d, int) and d < _FAR else ""
-    return {"value": p.seat, "label": f"{player_label(p, view)}, {p.hp}/{p.max_hp} HP{extra}"}
+    role = role_model(view, view.role_of(p)) if p.seat != view.seat else None
+    known = f" ({role['name']['zh']} {role['name']['en']})" if role else ""
+    return {"value": p.seat, "label": f"{player_label(p, view)}{known}, {p.hp}/{p.max_hp} HP{extra}"}
 
 
 def _step(field: str, prompt: str, choices: list[Model], lo: int, hi: int, multi: bool,
@@ -363,9 +372,29 @@ def _respond_prompt(req: RespondRequest, view: "SeatView") -> tuple[str, str]:
     return f"{verb} {what}{on}{for_whom}?", f"do not {verb.lower()} one"
 
 
+_ZONE_WORDS = {"hand": "hand", "equip": "equipment", "judge": "judge area"}
+
+
 def _asked_by(req: Request, view: "SeatView") -> str:
+    """What asks: the skill, or the card being resolved (``顺手牵羊 Snatch: ``)."""
     skill = _skill_of(view, getattr(req, "skill", None))
-    return f"{skill_name(skill)}: " if skill is not None else ""
+    if skill is not None:
+        return f"{skill_name(skill)}: "
+    use = view.current_use()
+    card = getattr(use, "card", None)
+    if card is not None and getattr(card, "kind", None) is not None:
+        return f"{card.kind.name.zh} {card.kind.name.en}: ".lstrip()
+    return ""
+
+
+def _card_choice(view: "SeatView", c: Any) -> Model:
+    """A card to choose, with whose it is and where it lies when it is not one's own."""
+    owner = getattr(c, "owner", None)
+    zone = getattr(c, "zone_name", None) or (c.zone.name if getattr(c, "zone", None) is not None else "")
+    where = ""
+    if isinstance(owner, Player) and owner.seat != view.seat:
+        where = f" — {possessive(owner, view)} {_ZONE_WORDS.get(zone, zone)}"
+    return {"value": c.id, "label": card_name(c) + where, "card": card_model(c)}
 
 
 def _selection_prompt(req: CardsRequest | PlayersRequest, view: "SeatView", verb: str, count: str,
@@ -379,7 +408,17 @@ def _selection_prompt(req: CardsRequest | PlayersRequest, view: "SeatView", verb
         text = said
     else:
         text = f"{said} — {verb} {count}"
-    return _asked_by(req, view) + text[:1].upper() + text[1:]
+    by = _asked_by(req, view)
+    return by + text if by else text[:1].upper() + text[1:]
+
+
+def _trigger_label(view: "SeatView", label: str) -> str:
+    """A trigger's label (a skill id, or ``skill: what this part does``) in words."""
+    sid, sep, rest = label.partition(":")
+    skill = view.content.skills.get(sid.strip())
+    if skill is None:
+        return label
+    return skill_name(skill) + (f" — {rest.strip()}" if sep and rest.strip() else "")
 
 
 def _first_step(req: Request, view: "SeatView") -> Model:
@@ -387,11 +426,10 @@ def _first_step(req: Request, view: "SeatView") -> Model:
     if isinstance(req, ConfirmRequest):
         skill = _skill_of(view, req.skill)
         if skill is not None:
-            part = req.part
-            for prefix in (f"{skill.id}:", f"{skill.id} :"):
-                if part.startswith(prefix):
-                    part = part[len(prefix):].strip()
-            prompt = f"Invoke {skill_name(skill)}" + (f" — {part}" if part else "") + "?"
+            said = _trigger_label(view, req.part) if req.part.partition(":")[0].strip() == skill.id else ""
+            part = said[len(skill_name(skill)):] if said.startswith(skill_name(skill)) else \
+                (f" — {req.part}" if req.part and req.part != skill.id else "")
+            prompt = f"Invoke {skill_name(skill)}{part}?"
         else:
             prompt = req.prompt[:1].upper() + req.prompt[1:]
         choices = [{"value": True, "label": "yes"}, {"value": False, "label": "no"}]
@@ -404,6 +442,10 @@ def _first_step(req: Request, view: "SeatView") -> Model:
                        if h in heroes else {"value": i, "label": h} for i, h in enumerate(req.options)]
             return _step("option", "Choose your hero", choices, 1, 1, False, 0, f"take {choices[0]['label']}"
                          if choices else "")
+        if isinstance(req, OrderRequest):
+            choices = [{"value": i, "label": _trigger_label(view, str(o))} for i, o in enumerate(req.options)]
+            return _step("option", "Several of your skills take effect now: which first?", choices, 1, 1, False,
+                         0 if choices else None, f"the first: {choices[0]['label']}" if choices else "")
         prompt = _asked_by(req, view) + (req.prompt[:1].upper() + req.prompt[1:])
         choices = [{"value": i, "label": str(o)} for i, o in enumerate(req.options)]
         return _step("option", prompt, choices, 1, 1, False, 0 if choices else None,
@@ -412,7 +454,7 @@ def _first_step(req: Request, view: "SeatView") -> Model:
         lo, hi = req.min, min(req.max, len(req.candidates))
         verb = req.purpose if req.purpose and req.purpose != "choose" else "choose"
         prompt = _selection_prompt(req, view, verb, _count_words(lo, hi, "card"), "choose cards")
-        choices = [{"value": c.id, "label": card_name(c), "card": card_model(c)} for c in req.candidates]
+        choices = [_card_choice(view, c) for c in req.candidates]
         if lo == 0:
             default: Any = []
             default_text = f"{verb} none"
@@ -459,32 +501,27 @@ def _option_of(req: PlayRequest | RespondRequest, data: dict[str, Any]) -> Optio
     return req.options[i]
 
 
-def _cards_by_id(pool: Sequence[Any], ids: Any, what: str) -> list[Any]:
-    if not isinstance(ids, list):
-        raise AnswerError(f"{what}: give a list of card ids")
-    by_id = {c.id: c for c in pool}
+def _by_key(pool: Sequence[Any], keys: Any, key: Callable[[Any], int], noun: str, what: str) -> list[Any]:
+    """The offered objects ``keys`` name (card ids, seats), in order; :class:`AnswerError` for any other."""
+    if not isinstance(keys, list):
+        raise AnswerError(f"{what}: give a list of {noun} numbers")
+    offered = {key(o): o for o in pool}
     out = []
-    for cid in ids:
-        if isinstance(cid, bool) or not isinstance(cid, int) or cid not in by_id:
-            raise AnswerError(f"{what}: {cid!r} is not one of the cards offered")
-        out.append(by_id[cid])
-    if len({id(c) for c in out}) != len(out):
-        raise AnswerError(f"{what}: the same card was chosen twice")
+    for k in keys:
+        if isinstance(k, bool) or not isinstance(k, int) or k not in offered:
+            raise AnswerError(f"{what}: {k!r} is not one of the {noun}s offered")
+        out.append(offered[k])
+    if len({id(o) for o in out}) != len(out):
+        raise AnswerError(f"{what}: the same {noun} was chosen twice")
     return out
+
+
+def _cards_by_id(pool: Sequence[Any], ids: Any, what: str) -> list[Any]:
+    return _by_key(pool, ids, lambda c: int(c.id), "card", what)
 
 
 def _players_by_seat(pool: Sequence[Player], seats: Any, what: str) -> list[Player]:
-    if not isinstance(seats, list):
-        raise AnswerError(f"{what}: give a list of seats")
-    by_seat = {p.seat: p for p in pool}
-    out = []
-    for s in seats:
-        if isinstance(s, bool) or not isinstance(s, int) or s not in by_seat:
-            raise AnswerError(f"{what}: seat {s!r} is not one of the players offered")
-        out.append(by_seat[s])
-    if len({p.seat for p in out}) != len(out):
-        raise AnswerError(f"{what}: the same player was chosen twice")
-    return out
+    return _by_key(pool, seats, lambda p: int(p.seat), "seat", what)
 
 
 def _count_ok(got: Sequence[Any], lo: int, hi: int, noun: str, what: str) -> None:
@@ -529,9 +566,10 @@ def _later_step(req: PlayRequest | RespondRequest, view: "SeatView", data: dict[
         if hi > 0 and "targets" not in data:
             choices = [_player_choice(view, p) for p in cands]
             all_of = len(cands) == lo
+            every = "all of them" if len(cands) > 1 else f"on {player_label(cands[0], view)}" if cands else ""
             return _step("targets", f"{_option_label(view, opt)}: on whom? — choose {_count_words(lo, hi, 'player')}",
                          choices, lo, hi, True, [p.seat for p in cands] if all_of else None,
-                         "all of them" if all_of else "")
+                         every if all_of else "")
         targets = _players_by_seat(cands, data.get("targets", []), "the targets")
         _count_ok(targets, lo if hi > 0 else 0, hi, "player", "the targets")
     if targets and not opt.active and req.secondary_choices is not None:
@@ -688,13 +726,15 @@ def _build(req: Request, view: "SeatView", data: dict[str, Any]) -> Any:
 #: record fields that hold no name of a player, card or skill
 _PLAIN_FIELDS = frozenset({"seq", "at", "event", "turn", "to", "reason", "mode", "nature", "kind", "prompt",
                            "answer", "declined", "forced", "seen", "hidden", "amount", "hp", "count", "held",
-                           "phase", "timing", "trigger"})
+                           "phase", "timing", "trigger", "role", "roles", "seat", "rules"})
 
 
 def _translate(value: Any, names: dict[str, str]) -> Any:
     """A record's value with ids put into words: heroes and skills by name, cards as ``杀♠7``."""
     if isinstance(value, list):
         return [_translate(v, names) for v in value]
+    if isinstance(value, dict):
+        return {k: (v if k in _PLAIN_FIELDS else _translate(v, names)) for k, v in value.items()}
     if not isinstance(value, str):
         return value
     if value in names:
@@ -703,6 +743,16 @@ def _translate(value: Any, names: dict[str, str]) -> Any:
     if parsed is not None and parsed[0] in names:
         return f"{names[parsed[0]]}{SUIT_SIGN[parsed[1]]}{rank_text(parsed[2])}"
     return value
+
+
+_CARD_IN_TEXT = re.compile(r"\b([a-z][a-z0-9_]*) ([♠♥♣♦](?:10|[2-9AJQK]))")
+_WORD = re.compile(r"\b[a-z][a-z0-9_]*\b")
+
+
+def _translate_text(text: str, names: dict[str, str]) -> str:
+    """A sentence of ids (an answer told by the engine: ``uses snatch ♦4 on guojia``) with names instead."""
+    text = _CARD_IN_TEXT.sub(lambda m: f"{names[m[1]]}{m[2]}" if m[1] in names else m[0], text)
+    return _WORD.sub(lambda m: names.get(m[0], m[0]), text)
 
 
 def _names(view: "SeatView") -> dict[str, str]:
@@ -725,7 +775,10 @@ def log_lines(records: Sequence[dict[str, Any]], view: "SeatView",
     mine = view.me.hero.id
 
     def words(r: dict[str, Any]) -> dict[str, Any]:
-        return {k: (v if k in _PLAIN_FIELDS else _translate(v, names)) for k, v in r.items()}
+        out = {k: (v if k in _PLAIN_FIELDS else _translate(v, names)) for k, v in r.items()}
+        if isinstance(out.get("answer"), str):
+            out["answer"] = _translate_text(out["answer"], names)
+        return out
 
     notes = []
     for t in trace:

@@ -62,6 +62,11 @@ class SeatView:
         return self.game.phase
 
     @property
+    def seated(self) -> bool:
+        """Whether every seat has its hero (before, while heroes are chosen, the players are stand-ins)."""
+        return self.game.current is not None or bool(self.game.cards)
+
+    @property
     def draw_count(self) -> int:
         """How many cards the draw pile holds (its cards are seen by nobody)."""
         return len(self.game.draw_pile)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sgs_runtime import present as P
 from sgs_runtime.game import Game
 from sgs_runtime.model import Card
-from sgs_runtime.requests import ConfirmRequest, PlayRequest, Request, RespondRequest
+from sgs_runtime.requests import ConfirmRequest, Request, RespondRequest
 from sgs_runtime.seatview import SeatView
 from sgs_runtime.visibility import mask_request, unmask_answer
 
@@ -180,7 +180,7 @@ def test_response_prompts_are_sentences_with_the_default_stated(played: list[Any
 def test_play_phase_steps_and_undo(waiting: dict[str, Any]) -> None:
     req, view = waiting["play"]
     checked = 0
-    for i, opt in enumerate(req.options):
+    for i in range(len(req.options)):
         data = {"option": i}
         model = P.request_model(req, view, data)
         assert model["can_undo"]
@@ -253,3 +253,47 @@ def test_any_json_answer_is_an_answer_or_an_answer_error(waiting: dict[str, Any]
         P.answer_from(req, view, data)
     except P.AnswerError:
         pass
+
+
+def test_the_judge_area_shows_a_card_lying_as_a_delayed_trick(content: Any) -> None:
+    from sgs_runtime.game import SeatSetup, TableSetup
+
+    diamond = Card(1, content.cards["jink"], "diamond", 7)
+    seats = [SeatSetup(h, r, hand=[diamond] if i == 0 else []) for i, (h, r) in enumerate(zip(
+        ["daqiao", "simayi", "xiahoudun", "guojia", "zhangfei"], ["lord", "loyalist", "traitor", "rebel", "rebel"]))]
+    draw = [Card(10 + i, content.cards["slash"], "spade", 2 + i % 9) for i in range(20)]
+    game = Game(content, content.ruleset("identity"), table=TableSetup(seats, draw, phase="play"), seed=1)
+    req = game.start()
+    view = game.view_for(0)
+    model = P.request_model(req, view)
+    guose = next(c for c in model["step"]["choices"] if c.get("skill", {}).get("id") == "guose")
+    data = P.give({}, model["step"], guose["value"])
+    step = P.request_model(req, view, data)["step"]
+    assert step["field"] == "cards" and [c["value"] for c in step["choices"]] == [diamond.id]
+    data = P.give(data, step, [diamond.id])
+    step = P.request_model(req, view, data)["step"]
+    assert step["field"] == "targets"
+    data = P.give(data, step, [3])
+    game.answer(P.answer_from(req, view, data))
+    judge = P.table_model(game.view_for(2))["seats"][3]["judge"]
+    assert len(judge) == 1 and judge[0]["kind"] == "indulgence" and judge[0]["id"] == diamond.id
+    assert judge[0]["printed"]["kind"] == "jink" and judge[0]["suit"] == "diamond"
+    assert "乐不思蜀" in judge[0]["label"] and "闪" in judge[0]["label"]
+
+
+def test_an_order_of_skills_is_told_by_their_names(content: Any) -> None:
+    from sgs_runtime.requests import OrderRequest
+
+    game = Game(content, content.ruleset("identity"), players=5, seed=1)
+    game.start()
+    view = game.view_for(0)
+    shensu = content.skills["shensu"]
+    req = OrderRequest(game.players[0], "which fires first at phase_start?",
+                       options=["guanxing", shensu.triggers[1].label])
+    step = P.request_model(req, view)["step"]
+    labels = [c["label"] for c in step["choices"]]
+    guanxing = content.skills["guanxing"]
+    assert labels[0] == f"{guanxing.name.zh} {guanxing.name.en}"
+    assert labels[1].startswith(f"{shensu.name.zh} {shensu.name.en} — ") and "shensu" not in labels[1]
+    assert step["prompt"] == "Several of your skills take effect now: which first?"
+    assert P.answer_from(req, view, {"option": 1}) == 1
