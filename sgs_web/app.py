@@ -185,11 +185,18 @@ def create_app(lobby: Lobby) -> Starlette:
         try:
             await ws.send_json({"type": "table", "table": table.public(), "you": seat})
             while True:
-                message = await ws.receive_json()
+                text = await ws.receive_text()
+                try:
+                    message = json.loads(text)
+                except (ValueError, RecursionError):
+                    message = None
                 if isinstance(message, dict) and message.get("type") == "answer":
                     table.submit(seat, message.get("request_id"), message.get("answer"))
-        except (WebSocketDisconnect, RuntimeError, ValueError):
-            pass  # the browser left (or sent what is not JSON): the seat waits for it
+                else:
+                    await ws.send_json({"type": "notice", "message": "the table reads only answers: "
+                                        '{"type": "answer", "request_id": N, "answer": {...}}'})
+        except (WebSocketDisconnect, RuntimeError):
+            pass  # the browser left: the seat waits for it
         finally:
             table.disconnect(seat, listener)
             sender.cancel()

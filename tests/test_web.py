@@ -7,8 +7,8 @@ import random
 import signal
 import subprocess
 import sys
-import urllib.request
 import threading
+import urllib.request
 import warnings
 from typing import Any, Optional
 
@@ -189,7 +189,12 @@ def test_a_wrong_answer_is_refused_and_asked_again(two: Any) -> None:
                 got = ws.receive_json()
             assert got["type"] == "refused" and got["message"] and got["request"]["step"] is not None
             assert got["request_id"] == rid
-        ws.send_text("not json at all")  # the connection ends; the seat waits for its browser
+        for odd in ("not json at all", '{"type": "cheat"}', "[1, 2]"):
+            ws.send_text(odd)
+            got = ws.receive_json()
+            while got["type"] == "table":
+                got = ws.receive_json()
+            assert got["type"] == "notice" and "reads only answers" in got["message"]
     table = lobby.tables[tid]
     assert table.state == "playing" and table.seats[0].connections == 0
 

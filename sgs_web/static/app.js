@@ -137,6 +137,7 @@ function receive(msg) {
     show("lobby"); refreshLobby();
     return;
   }
+  if (msg.type === "notice") { status(msg.message); return; }
   if (msg.type === "table") { state.table = msg.table; if (state.frame) renderTable(); else renderWaiting(); return; }
   if (msg.type === "state") {
     state.frame = msg;
