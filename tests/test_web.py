@@ -320,6 +320,16 @@ def test_sgs_serve_refuses_what_it_cannot_do() -> None:
     assert result.exit_code == 2 and "play 2 to 2 players" in result.output
     result = run_cli("serve", "--agents", "clever")
     assert result.exit_code == 2 and "unknown agents 'clever'" in result.output
+    result = run_cli("serve", "--host", "nosuch.invalid")
+    assert result.exit_code == 2 and "'nosuch.invalid' is not an address of this machine" in result.output
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        result = run_cli("serve", "--port", str(port))
+    assert result.exit_code == 2 and f"the port {port} is in use" in result.output
 
 
 def test_new_tables_take_the_rules_player_counts(content: Any) -> None:
