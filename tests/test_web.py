@@ -356,7 +356,17 @@ def test_sgs_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c() -> N
         with urllib.request.urlopen(url + "api/tables", timeout=30) as res:
             tables = json.loads(res.read())["tables"]
         assert len(tables) == 1 and tables[0]["players"] == 2
-        proc.send_signal(signal.SIGINT)
+
+        def post(path: str, body: dict[str, Any]) -> Any:
+            req = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=30) as res:
+                return json.loads(res.read())
+
+        tid = tables[0]["id"]
+        token = post(f"api/tables/{tid}/join", {"name": "Ann"})["token"]
+        assert post(f"api/tables/{tid}/start", {"token": token})["state"] == "playing"
+        proc.send_signal(signal.SIGINT)  # a game waits for Ann's browser: stopping the server ends it
         assert proc.wait(timeout=30) == 0
     finally:
         if proc.poll() is None:
