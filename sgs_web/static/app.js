@@ -414,7 +414,7 @@ show("lobby");
 // a browser that holds a seat (its token is kept in localStorage) goes back to it: a reload, a lost network
 refreshLobby().then(async () => {
   const info = await api("/api/tables").catch(() => ({tables: []}));
-  const mine = info.tables.find((t) => localStorage.getItem(tokenKey(t.id)) && t.state !== "closed");
+  const mine = info.tables.find((t) => localStorage.getItem(tokenKey(t.id)) && ["waiting", "playing"].includes(t.state));
   if (mine && !state.tableId) openTable(mine.id);
 });
 setInterval(() => { if (!$("lobby").hidden) refreshLobby(); }, 2000);
