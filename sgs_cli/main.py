@@ -723,9 +723,9 @@ def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator:
     def warn(note: str) -> None:
         click.echo(f"warning: {transcript_file}: {note}", err=True)
 
+    explained_args: dict[str, Any] = {"trace": True, "why": watched} if explain else {}
     try:
-        game = run(content, record, force=force, warn=warn,
-                   **({"trace": True, "why": watched} if explain else {}))
+        game = run(content, record, force=force, warn=warn, **explained_args)
     except TranscriptError as exc:
         _fail(f"{transcript_file} is not a game transcript this engine can replay: {exc}")
         return
@@ -768,6 +768,10 @@ def lsp_command() -> None:
 
 main.add_command(new)
 main.add_command(schema)
+
+from sgs_web.cli import command as serve_command  # noqa: E402  (sgs serve: the browser table, sgs_web/)
+
+main.add_command(serve_command())
 
 
 if __name__ == "__main__":  # pragma: no cover

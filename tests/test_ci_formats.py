@@ -315,7 +315,7 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     hook_repo.mkdir()
     for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
         shutil.copy(ROOT / name, hook_repo / name)
-    for name in ("sgs_dsl", "sgs_runtime", "sgs_cli", "sgs_content", "cards", "heroes", "rules"):
+    for name in ("sgs_dsl", "sgs_runtime", "sgs_cli", "sgs_web", "sgs_content", "cards", "heroes", "rules"):
         shutil.copytree(ROOT / name, hook_repo / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     _git("init", "-q", cwd=hook_repo)
     _git("add", "-A", cwd=hook_repo)
