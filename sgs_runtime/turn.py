@@ -164,6 +164,8 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
         hid = offer[idx]
         picks[seat] = hid
         pool.remove(hid)
+        if seat in first_seats:  # the lord shows his hero before the others choose theirs (face down)
+            g.players[seat] = Player(seat, g.content.heroes[hid], roles[seat])
         for h in offer:  # heroes offered and not taken go back (lord's) or aside (others')
             if h != hid and h in pool and seat not in first_seats:
                 pool.remove(h)

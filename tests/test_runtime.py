@@ -490,3 +490,21 @@ def test_endless_repeat_hits_the_loop_limit(runaway: Any) -> None:
     assert info.value.what == "loop"
     assert g.result is not None and g.result.limit == "loop"
     assert sum(1 for e in g.log if e.get("event") == "log") <= 51
+
+
+def test_the_lord_shows_his_hero_before_the_others_choose_face_down() -> None:
+    """Seed 002 (挑选角色牌): the lord chooses first and shows his hero; the others choose theirs face
+    down, and all are shown together."""
+    from sgs_runtime.seatview import SeatView
+
+    content = load_content()
+    game = Game(content, content.ruleset("identity"), players=5, seed=3)
+    req = game.start()
+    assert req.player.seat == 0 and req.prompt == "choose your hero"
+    lord_pick = req.options[1]
+    req = game.answer(1)
+    seen = [p.name for p in SeatView(game, req.player.seat).players]
+    assert seen == [lord_pick, "seat1", "seat2", "seat3", "seat4"]
+    picked = req.options[0]
+    req = game.answer(0)  # seat 1's choice is not shown to seat 2
+    assert [p.name for p in SeatView(game, req.player.seat).players][1] == "seat1" != picked
