@@ -23,6 +23,7 @@ from .bots import HeuristicAgent
 from .definitions import Content
 from .errors import LimitExceeded
 from .game import Game, Limits
+from .rolereading import ReadingMeter, reading_report
 
 AGENTS: dict[str, Callable[[int], Any]] = {
     "random": lambda seed: RandomAgent(seed),
@@ -91,6 +92,7 @@ class GameSummary:
     cards: dict[str, int] = field(default_factory=dict)  # card kind id -> uses and plays
     skills: dict[str, int] = field(default_factory=dict)  # skill id -> times used
     violation: Optional[str] = None  # with checks on: the first invariant that failed, and when
+    reading: dict[str, Any] = field(default_factory=dict)  # how the bots read the roles (rolereading.py)
 
 
 def play_one(content: Content, rules_id: str, players: int, seed: int, index: int = 0,
@@ -104,7 +106,8 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
         rules = content.ruleset(rules_id)
         game = Game(content, rules, players=players, seed=seed, hero_pool=hero_pool, limits=limits, keep_log=False,
                     options=options)
-        bots = [make_agent(agents, seed * 31 + i) for i in range(players)]
+        meter = ReadingMeter(game)
+        bots = meter.wrap([make_agent(agents, seed * 31 + i) for i in range(players)])
         if check:
             game.check_caches = True  # every remembered quantity is computed again and compared
             summary.violation = _checked_play(game, bots)
@@ -130,6 +133,7 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
         summary.stats = dict(game.stats)
         summary.cards = dict(game.card_counts)
         summary.skills = dict(game.skill_counts)
+        summary.reading = meter.summary()
     return summary
 
 
@@ -240,6 +244,7 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
     seconds = time.perf_counter() - start
     summaries.sort(key=lambda s: s.index)
     rep = report(summaries, rules_id=rules_id, players=players, seed=seed, seconds=seconds, agents=agents)
+    rep["role_reading"] = reading_report(s.reading for s in summaries)
     if check:
         broken = [s for s in summaries if s.violation is not None]
         rep["checked"] = True
