@@ -155,7 +155,8 @@ class Belief:
             weight = WEIGHTS.get(what, 0.5) * max(1, amount) * sign
             # harming someone on one side is working for the other side; helping, for theirs
             self._add(src, -weight * lean[dst])
-            self._add(dst, -weight * lean[src] * VICTIM_SHARE)
+            if src != self.seat:  # (my own acts tell me nothing new of whom I aimed them at)
+                self._add(dst, -weight * lean[src] * VICTIM_SHARE)
         self.seen = len(records)
 
     def _add(self, seat: int, amount: float) -> None:

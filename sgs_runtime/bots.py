@@ -54,7 +54,7 @@ NO_HINTS = AiHints()
 #: How much a player of one side wants to harm a player of each side (the lord himself apart).
 #: The lord's side holds its fire unless it is all but sure not to hit a friend; rebels less so.
 ROLE_HOSTILITY: dict[str, dict[str, float]] = {
-    "lord": {"lord": -12.0, "rebel": 1.0, "alone": 0.6},
+    "lord": {"lord": -25.0, "rebel": 1.0, "alone": 0.6},
     "rebel": {"lord": 1.5, "rebel": -1.2, "alone": 0.6},
 }
 
