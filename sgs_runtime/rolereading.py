@@ -47,9 +47,9 @@ class ReadingMeter:
 
     def __init__(self, game: "Game") -> None:
         self.game = game
-        self.sums: Counter[str] = Counter()  # observer role -> sum of P(true role)
-        self.prior: Counter[str] = Counter()  # observer role -> sum of the counts-only probability
-        self.counts: Counter[str] = Counter()  # observer role -> (decision, player) pairs
+        self.sums: dict[str, float] = {}  # observer role -> sum of P(true role)
+        self.prior: dict[str, float] = {}  # observer role -> sum of the counts-only probability
+        self.counts: dict[str, int] = {}  # observer role -> (decision, player) pairs
 
     def wrap(self, agents: Sequence[Any]) -> list[Any]:
         """The agents, each reporting to this meter after its decisions."""
@@ -67,10 +67,10 @@ class ReadingMeter:
         if not hidden:
             return
         left = Counter(p.role for p in hidden)
-        for p in hidden:
-            self.sums[me.role] += probs[p.seat].get(p.role, 0.0)
-            self.prior[me.role] += left[p.role] / len(hidden)
-            self.counts[me.role] += 1
+        role = me.role
+        self.sums[role] = self.sums.get(role, 0.0) + sum(probs[p.seat].get(p.role, 0.0) for p in hidden)
+        self.prior[role] = self.prior.get(role, 0.0) + sum(left[p.role] / len(hidden) for p in hidden)
+        self.counts[role] = self.counts.get(role, 0) + len(hidden)
 
     def summary(self) -> dict[str, Any]:
         """This game's figures, in plain data (they cross process boundaries)."""
