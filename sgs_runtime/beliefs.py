@@ -88,38 +88,42 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     if n == 0:
         return []
     assert sum(counts) == n, "as many roles as seats"
-    forward: list[dict[tuple[int, ...], float]] = [{tuple([0] * k): 1.0}]
-    for i in range(n):
-        nxt: dict[tuple[int, ...], float] = {}
-        for used, z in forward[-1].items():
-            for r in range(k):
-                if used[r] < counts[r] and weights[i][r] > 0:
-                    key = used[:r] + (used[r] + 1,) + used[r + 1:]
-                    nxt[key] = nxt.get(key, 0.0) + z * weights[i][r]
-        forward.append(nxt)
-    backward: list[dict[tuple[int, ...], float]] = [{} for _ in range(n + 1)]
-    backward[n] = {tuple([0] * k): 1.0}  # keyed by what the seats from i on use
-    for i in range(n - 1, -1, -1):
-        cur: dict[tuple[int, ...], float] = {}
-        for used, z in backward[i + 1].items():
-            for r in range(k):
-                if used[r] < counts[r] and weights[i][r] > 0:
-                    key = used[:r] + (used[r] + 1,) + used[r + 1:]
-                    cur[key] = cur.get(key, 0.0) + z * weights[i][r]
-        backward[i] = cur
-    total = forward[n].get(tuple(counts), 0.0)
+    # a count vector is one number in mixed radix: digit r is how many of role r are used
+    mult = [1] * k
+    for r in range(1, k):
+        mult[r] = mult[r - 1] * (counts[r - 1] + 1)
+    roles = [r for r in range(k) if counts[r] > 0]
+
+    def digit(code: int, r: int) -> int:
+        return (code // mult[r]) % (counts[r] + 1)
+
+    def sweep(order: Sequence[int]) -> list[dict[int, float]]:
+        """Ways the seats in ``order`` (taken in turn) use up part of the counts, after each seat."""
+        out: list[dict[int, float]] = [{0: 1.0}]
+        for i in order:
+            nxt: dict[int, float] = {}
+            w = weights[i]
+            for used, z in out[-1].items():
+                for r in roles:
+                    if w[r] > 0 and digit(used, r) < counts[r]:
+                        key = used + mult[r]
+                        nxt[key] = nxt.get(key, 0.0) + z * w[r]
+            out.append(nxt)
+        return out
+
+    forward = sweep(range(n))  # forward[i]: the first i seats
+    backward = sweep(range(n - 1, -1, -1))[::-1]  # backward[i]: the seats from i on
+    full = sum(counts[r] * mult[r] for r in range(k))
     out: list[list[float]] = []
     for i in range(n):
         row = [0.0] * k
+        w = weights[i]
+        after = backward[i + 1]
         for before, z in forward[i].items():
-            for r in range(k):
-                if weights[i][r] <= 0:
-                    continue
-                rest = tuple(counts[j] - before[j] - (1 if j == r else 0) for j in range(k))
-                if min(rest) < 0:
-                    continue
-                row[r] += z * weights[i][r] * backward[i + 1].get(rest, 0.0)
-        s = sum(row) if total <= 0 else total
+            for r in roles:
+                if w[r] > 0 and digit(before, r) < counts[r]:
+                    row[r] += z * w[r] * after.get(full - before - mult[r], 0.0)
+        s = sum(row)
         out.append([x / s if s > 0 else 0.0 for x in row])
     return out
 
@@ -136,6 +140,7 @@ class Belief:
         self.seen = 0  # public records read
         self.evidence: dict[int, float] = {}  # seat -> how much it worked against the lord's side
         self._probs: dict[int, dict[str, float]] = {}
+        self._changes = 0  # evidence updates so far
         self._key: Optional[tuple[object, ...]] = None  # what the cached probabilities were worked out from
 
     def update(self, view: "SeatView") -> None:
@@ -162,13 +167,14 @@ class Belief:
     def _add(self, seat: int, amount: float) -> None:
         got = self.evidence.get(seat, 0.0) + amount
         self.evidence[seat] = max(-EVIDENCE_BOUND, min(EVIDENCE_BOUND, got))
+        self._changes += 1
 
     def probabilities(self, view: "SeatView") -> dict[int, dict[str, float]]:
         """Seat -> role -> probability, for every seat (this one and the revealed ones are certain)."""
-        known = {p.seat: view.role_of(p) for p in view.players}
-        key = (tuple(sorted(self.evidence.items())), tuple(known.get(s) for s in range(len(view.players))))
+        key = (self._changes, tuple(p.role_revealed for p in view.players))
         if key == self._key:
             return self._probs
+        known = {p.seat: view.role_of(p) for p in view.players}
         counts = view.role_counts()
         roles = sorted(counts)
         hidden = Counter(counts)
