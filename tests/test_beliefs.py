@@ -163,3 +163,62 @@ def test_random_bots_have_no_belief_to_measure(content) -> None:  # type: ignore
     rep = simulate(content, players=5, games=2, agents="random", seed=1)
     assert rep["role_reading"]["belief_accuracy"]["games"] == 0
     assert rep["role_reading"]["harmful_acts"]  # harm is still counted
+
+
+def _lijian_table(content: Any, lord_hand: list[str]) -> Game:
+    """貂蝉 (a rebel) in her play phase; 刘备 the lord, 关羽 the loyalist; her hand: one jink."""
+    ids = iter(range(100))
+
+    def card(kid: str) -> Card:
+        return Card(next(ids), content.cards[kid], "spade", 7)
+
+    table = TableSetup([SeatSetup("diaochan", "rebel", hand=[card("jink")]),
+                        SeatSetup("liubei", "lord", hand=[card(k) for k in lord_hand]),
+                        SeatSetup("guanyu", "loyalist", hand=[card("slash")]),
+                        SeatSetup("zhangfei", "rebel"), SeatSetup("caocao", "traitor")],
+                       [card("jink") for _ in range(10)], [], [], 0, "play")
+    return Game(content, content.ruleset(), table=table)
+
+
+def _sow_dissension(g: Game, answer: Any) -> None:
+    """離間: 关羽 is made to Duel 刘备; every later request is answered by ``answer``."""
+    from sgs_runtime.requests import PlayAction, PlayRequest
+
+    req = g.start()
+    assert isinstance(req, PlayRequest) and req.player.seat == 0
+    req = g.answer(PlayAction(skill="lijian", cards=[g.players[0].hand.cards[0]],
+                              targets=[g.players[1], g.players[2]]))
+    for _ in range(30):
+        if req is None or isinstance(req, PlayRequest):
+            break
+        req = g.answer(answer(req))
+
+
+def test_a_use_made_at_another_players_command_is_their_act(content) -> None:  # type: ignore[no-untyped-def]
+    g = _lijian_table(content, [])
+    _sow_dissension(g, lambda req: req.decline())
+    acts = [r for r in g.public if r[0] in ("use", "damage")]
+    # everyone saw 貂蝉 set the Duel on the lord and deal its damage: not 关羽
+    assert acts == [("use", 0, 1, "duel", 1), ("damage", 0, 1, "duel", 1)]
+
+
+def test_the_lord_does_not_duel_back_a_player_he_does_not_count_an_enemy(content) -> None:  # type: ignore[no-untyped-def]
+    g = _lijian_table(content, ["slash"])
+    bots = {seat: HeuristicAgent(seat) for seat in range(5)}
+    _sow_dissension(g, lambda req: ask_agent(g, bots[req.player.seat], req))
+    lord = g.players[1]
+    assert any(c.kind.id == "slash" for c in lord.hand.cards)  # he kept his Slash (决斗 is `mutual`)
+    assert lord.hp == lord.max_hp - 1  # and took the damage
+    assert ("damage", 0, 1, "duel", 1) in g.public
+
+
+def test_the_cli_json_reports_the_role_reading() -> None:
+    import json
+
+    from conftest import run_cli
+
+    result = run_cli("simulate", "--players", "8", "--games", "2", "--agents", "heuristic", "--json")
+    assert result.exit_code == 0, result.output
+    reading = json.loads(result.stdout)["role_reading"]
+    assert {"loyalist>lord", "lord>loyalist"} <= set(reading["friendly_fire"])
+    assert 0.0 < reading["belief_accuracy"]["mean"] <= 1.0
