@@ -32,6 +32,23 @@ from sgs_runtime.game import Game  # noqa: E402
 from sgs_runtime.simulate import game_seed, make_agent  # noqa: E402
 
 
+class _Watched(list):  # type: ignore[type-arg]
+    """Game.public, remembering the turn number at which each record was made."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game.public)
+        self.game = game
+        self.turns: list[int] = [0] * len(self)
+
+    def append(self, item: Any) -> None:
+        self.turns.append(self.game.turn_number)
+        super().append(item)
+
+    def extend(self, items: Any) -> None:
+        for item in items:
+            self.append(item)
+
+
 def side_name(rules: Any, role: str) -> str:
     a = alignment(rules.roles.get(role))
     return "lord side" if a < 0 else ("rebels" if a > 0 else "alone")
@@ -52,17 +69,11 @@ def probe(players: int, games: int, agents: str, seed: int = 0) -> dict[str, Any
         s = game_seed(seed, i)
         g = Game(content, rules, players=players, seed=s, keep_log=False)
         bots = [make_agent(agents, s * 31 + k) for k in range(players)]
-        # the round of each public record: the turn number when it was made, over the table
-        marks: list[int] = []
-        original = g.public
-
-        class Watched(list):  # type: ignore[type-arg]
-            def append(self, item: Any) -> None:
-                marks.append(g.turn_number)
-                super().append(item)
-
-        g.public = Watched(original)
+        # the turn of each public record, to tell the round it was made in
+        watched = _Watched(g)
+        g.public = watched
         result = g.play(bots)
+        marks = watched.turns
         per_round = float(players)
         lord_seat = next(p.seat for p in g.players if alignment(rules.roles.get(p.role)) < 0
                          and rules.roles[p.role].lord_skills)

@@ -29,7 +29,6 @@ from .definitions import AiHints, CardKind, RoleDef
 from .errors import IllegalDecision
 from .events import UseEvent
 from .model import AnyCard, Card, Player
-from .seatview import SeatView, as_view
 from .requests import (
     ArrangeRequest,
     CardsRequest,
@@ -45,6 +44,7 @@ from .requests import (
     RespondRequest,
     Response,
 )
+from .seatview import SeatView, as_view
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
