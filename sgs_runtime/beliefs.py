@@ -69,13 +69,16 @@ def act_sign(content: "Content", record: PublicRecord) -> int:
     return 1 if intent == "harm" else (-1 if intent == "help" else 0)
 
 
-def alignment(rdef: Optional["RoleDef"]) -> float:
-    """-1 for the lord and his side, +1 for the rebels' side, 0 for a role alone (the rules' role data)."""
+def side_of(rdef: Optional["RoleDef"]) -> str:
+    """lord / rebel / alone: the side a role plays for (the rules' role data; the lord's role is the lord's side)."""
     if rdef is None:
-        return 0.0
-    if rdef.lord_skills or rdef.side == "lord":
-        return -1.0
-    return 1.0 if rdef.side == "rebel" else 0.0
+        return "alone"
+    return "lord" if rdef.lord_skills else rdef.side
+
+
+def alignment(rdef: Optional["RoleDef"]) -> float:
+    """-1 for the lord and his side, +1 for the rebels' side, 0 for a role alone."""
+    return {"lord": -1.0, "rebel": 1.0}.get(side_of(rdef), 0.0)
 
 
 def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list[list[float]]:

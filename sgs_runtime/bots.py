@@ -24,8 +24,8 @@ import random
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .agents import Agent, pick_in_order, valid_players
-from .beliefs import Belief
-from .definitions import AiHints, CardKind, RoleDef
+from .beliefs import Belief, side_of
+from .definitions import AiHints, CardKind
 from .errors import IllegalDecision
 from .events import UseEvent
 from .model import AnyCard, Card, Player
@@ -57,13 +57,6 @@ ROLE_HOSTILITY: dict[str, dict[str, float]] = {
     "lord": {"lord": -25.0, "rebel": 1.0, "alone": 0.6},
     "rebel": {"lord": 1.5, "rebel": -1.2, "alone": 0.6},
 }
-
-
-def _side_of(rdef: Optional[RoleDef]) -> str:
-    """lord / rebel / alone: the side a role plays for (the lord's role is on the lord's side)."""
-    if rdef is None:
-        return "alone"
-    return "lord" if rdef.lord_skills else rdef.side
 
 
 class HeuristicAgent(Agent):
@@ -127,7 +120,7 @@ class HeuristicAgent(Agent):
             wants = ROLE_HOSTILITY[role_side]
             rules = self.view.rules
             probs = self.belief_of().of(self.view, p.seat)
-            got = sum(pr * wants[_side_of(rules.roles.get(r))] for r, pr in probs.items())
+            got = sum(pr * wants[side_of(rules.roles.get(r))] for r, pr in probs.items())
             return max(-3.0, min(3.0, got))
         # the traitor: keep the balance, the lord last
         lean = self.side(p)
@@ -143,7 +136,7 @@ class HeuristicAgent(Agent):
     def _my_side(self) -> str:
         """lord / rebel / alone: the side my role plays for (the rules' role data)."""
         assert self.me is not None and self.view is not None
-        return _side_of(self.view.rules.roles.get(self.me.role))
+        return side_of(self.view.rules.roles.get(self.me.role))
 
     def friend(self, p: Player) -> bool:
         return self.hostility(p) < -0.3
