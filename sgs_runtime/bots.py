@@ -122,16 +122,26 @@ class HeuristicAgent(Agent):
             probs = self.belief_of().of(self.view, p.seat)
             got = sum(pr * wants[side_of(rules.roles.get(r))] for r, pr in probs.items())
             return max(-3.0, min(3.0, got))
-        # the traitor: keep the balance, the lord last
+        # the traitor: keep the balance (help the stronger side's enemies), the lord last
         lean = self.side(p)
         alive = [q for q in self.view.alive() if q is not me]
         if p is lord:
             return 3.0 if len(alive) == 1 else -0.5
-        rebels = sum(1 for q in alive if self.side(q) > 0.3)
-        loyal = sum(1 for q in alive if self.side(q) < -0.3) + (1 if lord else 0)
-        if rebels > loyal:
+        if self._rebels_stronger(alive):
             return max(-1.0, min(2.0, lean))
         return max(-1.0, min(2.0, -lean)) + 0.2
+
+    def _rebels_stronger(self, alive: Sequence[Player]) -> bool:
+        """Whether the players believed against the lord hold at least as much HP as those for him
+        (each player's HP shared between the sides by its expected alignment)."""
+        assert self.view is not None
+        belief = self.belief_of()
+        against = for_lord = 0.0
+        for q in alive:
+            lean = belief.lean(self.view, q.seat)
+            against += max(0.0, lean) * q.hp
+            for_lord += max(0.0, -lean) * q.hp
+        return against >= for_lord
 
     def _my_side(self) -> str:
         """lord / rebel / alone: the side my role plays for (the rules' role data)."""
