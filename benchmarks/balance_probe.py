@@ -9,6 +9,8 @@ harness knows. It reports, by the acting side (the lord with the roles on his si
 the rebels; a role alone, the traitor):
 
 * damage dealt, and the share of it that went to the lord;
+* focus: of the damage a side dealt to players of another side, the share that went
+  to the one player it damaged most (mean over games);
 * the round in which the first damage reached the lord, and in which the lord's
   side first damaged a rebel;
 * the rounds a game lasts, and how many rebels were still alive when the lord died.
@@ -65,6 +67,7 @@ def probe(players: int, games: int, agents: str, seed: int = 0) -> dict[str, Any
     rounds: list[float] = []
     rebels_left: list[int] = []
     wins: Counter[str] = Counter()
+    focus: dict[str, list[float]] = {}
     for i in range(games):
         s = game_seed(seed, i)
         g = Game(content, rules, players=players, seed=s, keep_log=False)
@@ -77,6 +80,7 @@ def probe(players: int, games: int, agents: str, seed: int = 0) -> dict[str, Any
         per_round = float(players)
         lord_seat = next(p.seat for p in g.players if alignment(rules.roles.get(p.role)) < 0
                          and rules.roles[p.role].lord_skills)
+        on_enemy: dict[str, Counter[int]] = {}
         hit_lord: Optional[float] = None
         hit_rebel: Optional[float] = None
         for (what, src, dst, _thing, amount), turn in zip(g.public, marks):
@@ -84,11 +88,15 @@ def probe(players: int, games: int, agents: str, seed: int = 0) -> dict[str, Any
                 continue
             side = side_name(rules, g.players[src].role)
             damage[side] += amount
+            if side_name(rules, g.players[dst].role) != side:
+                on_enemy.setdefault(side, Counter())[dst] += amount
             if dst == lord_seat:
                 to_lord[side] += amount
                 hit_lord = hit_lord if hit_lord is not None else turn / per_round
             if side == "lord side" and side_name(rules, g.players[dst].role) == "rebels":
                 hit_rebel = hit_rebel if hit_rebel is not None else turn / per_round
+        for side, per_target in on_enemy.items():
+            focus.setdefault(side, []).append(max(per_target.values()) / sum(per_target.values()))
         if hit_lord is not None:
             first_lord_hit.append(hit_lord)
         if hit_rebel is not None:
@@ -106,6 +114,7 @@ def probe(players: int, games: int, agents: str, seed: int = 0) -> dict[str, Any
         "winners": dict(wins.most_common()),
         "damage_dealt": dict(damage),
         "damage_to_lord_share": {k: round(to_lord[k] / v, 3) for k, v in damage.items() if v},
+        "focus": {k: round(statistics.fmean(v), 3) for k, v in sorted(focus.items())},
         "round_of_first_damage_to_lord": {"median": med(first_lord_hit), "games": len(first_lord_hit)},
         "round_lord_side_first_damages_a_rebel": {"median": med(first_rebel_hit), "games": len(first_rebel_hit)},
         "rounds": {"median": med(rounds), "mean": round(statistics.fmean(rounds), 2) if rounds else 0.0},
