@@ -772,7 +772,8 @@ class Loader:
                          float(raw.get("priority", 0)),
                          self.expr(doc, path + ("when",), Scope({"me": "player", "card": "card"})),
                          self.expr(doc, path + ("accept",), Scope({"me": "player", "event": "any"})),
-                         self.expr(doc, path + ("aim",), Scope({"me": "player", "target": "player"})))
+                         self.expr(doc, path + ("aim",), Scope({"me": "player", "target": "player"})),
+                         bool(raw.get("mutual", False)))
 
     def compile_card(self, doc: Document, path: PathKey, raw: dict[str, Any], pack: str) -> Optional[D.CardKind]:
         cid = raw["id"]

@@ -5,12 +5,12 @@ only through the content's ``ai`` hints (what a card or skill is for: harm, help
 gain, equip; whom it targets; how much a card is worth keeping) — no card or
 skill is named here.
 
-Roles. The lord is known to all; every other role is inferred from what players
-do in public (:attr:`Game.public`: who used a card on whom, who damaged or healed
-whom). Attacking the lord or the lord's friends makes a player look like a rebel;
-helping them, like a loyalist. Then:
+Roles. The lord is known to all; every other role is read from what players do in
+public, into a :class:`~sgs_runtime.beliefs.Belief` — for every seat a probability
+per role, from this seat's view alone. Then:
 
-* the lord and loyalists protect the lord and go for rebel-looking players;
+* the lord and loyalists protect the lord and harm only players all but surely not on
+  their side (rebel- or traitor-looking ones);
 * rebels go for the lord and for loyalist-looking players;
 * the traitor keeps the balance — helps the weaker side — and fights the lord last.
 
@@ -24,11 +24,11 @@ import random
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .agents import Agent, pick_in_order, valid_players
+from .beliefs import Belief, side_of
 from .definitions import AiHints, CardKind
 from .errors import IllegalDecision
 from .events import UseEvent
 from .model import AnyCard, Card, Player
-from .seatview import SeatView, as_view
 from .requests import (
     ArrangeRequest,
     CardsRequest,
@@ -44,11 +44,19 @@ from .requests import (
     RespondRequest,
     Response,
 )
+from .seatview import SeatView, as_view
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
 NO_HINTS = AiHints()
+
+#: How much a player of one side wants to harm a player of each side (the lord himself apart).
+#: The lord's side holds its fire unless it is all but sure not to hit a friend; rebels less so.
+ROLE_HOSTILITY: dict[str, dict[str, float]] = {
+    "lord": {"lord": -25.0, "rebel": 1.0, "alone": 0.6},
+    "rebel": {"lord": 1.5, "rebel": -1.2, "alone": 0.6},
+}
 
 
 class HeuristicAgent(Agent):
@@ -58,8 +66,7 @@ class HeuristicAgent(Agent):
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self.seen = 0
-        self.suspicion: dict[int, float] = {}  # seat -> how rebel-like (> 0) or loyal-like (< 0)
+        self.belief: Optional[Belief] = None  # what this seat believes of the hidden roles
         self._hostile: dict[int, float] = {}  # this decision's hostilities (nothing changes while deciding)
         self.view: Optional["SeatView"] = None
         self.me: Optional[Player] = None
@@ -74,42 +81,24 @@ class HeuristicAgent(Agent):
                 return p
         return None
 
-    def _known_side(self, p: Player) -> Optional[float]:
-        """+1 against the lord, -1 for the lord, from a revealed role; None if unknown."""
-        assert self.view is not None
-        if not p.role_revealed:
-            return None
-        rdef = self.view.rules.roles.get(p.role)
-        if rdef is None:
-            return None
-        return {"lord": -3.0 if rdef.lord_skills else -2.0, "rebel": 2.0}.get(rdef.side, 0.0)
-
     def side(self, p: Player) -> float:
-        """How much ``p`` works against the lord (> 0) or for the lord (< 0)."""
-        known = self._known_side(p)
-        if known is not None:
-            return known
-        return self.suspicion.get(p.seat, 0.0)
+        """How much ``p`` works against the lord (> 0) or for the lord (< 0): its expected alignment
+        in this bot's belief, weighted more for the lord himself."""
+        assert self.view is not None
+        lean = self.belief_of().lean(self.view, p.seat)
+        return (3.0 if p is self.lord() else 2.0) * lean
+
+    def belief_of(self) -> Belief:
+        """This seat's belief over the hidden roles (made at the first look at the table)."""
+        assert self.view is not None
+        if self.belief is None or self.belief.seat != self.view.seat:
+            self.belief = Belief(self.view.seat)
+        return self.belief
 
     def observe(self, game: "SeatView") -> None:
+        """Read what happened since the last decision into the belief."""
         self.view = game
-        lord = self.lord()
-        for what, src, dst, kind_id, amount in game.public[self.seen:]:
-            kind = game.content.cards.get(kind_id)
-            hints = kind.ai if kind is not None else NO_HINTS
-            harmful = what == "damage" or (what == "use" and hints.intent == "harm")
-            helpful = what == "recover" or (what == "use" and hints.intent == "help")
-            if not harmful and not helpful:
-                continue
-            weight = (amount if what != "use" else 0.5) * (1 if harmful else -1)
-            target = game.players[dst]
-            if lord is not None and target is lord:
-                push = 2.0 * weight
-            else:
-                lean = self.side(target)
-                push = -weight if lean > 0.5 else (weight if lean < -0.5 else 0.2 * weight)
-            self.suspicion[src] = self.suspicion.get(src, 0.0) + push
-        self.seen = len(game.public)
+        self.belief_of().update(game)
 
     def hostility(self, p: Player) -> float:
         """How much this bot wants to harm ``p`` (< 0: wants to help); worked out once per decision."""
@@ -124,34 +113,40 @@ class HeuristicAgent(Agent):
         if p is me:
             return -5.0
         lord = self.lord()
-        my_rdef = self.view.rules.roles.get(me.role)
-        lean = self.side(p)
-        if my_rdef is not None and my_rdef.lord_skills:  # the lord
-            return max(-2.0, min(3.0, lean))
         role_side = self._my_side()
-        if role_side == "lord":
+        if role_side in ("lord", "rebel"):
             if p is lord:
-                return -4.0
-            return max(-2.0, min(3.0, lean))
-        if role_side == "rebel":
-            if p is lord:
-                return 4.0
-            return max(-2.0, min(3.0, -lean))
-        # the traitor: keep the balance, the lord last
+                return -4.0 if role_side == "lord" else 4.0
+            wants = ROLE_HOSTILITY[role_side]
+            rules = self.view.rules
+            probs = self.belief_of().of(self.view, p.seat)
+            got = sum(pr * wants[side_of(rules.roles.get(r))] for r, pr in probs.items())
+            return max(-3.0, min(3.0, got))
+        # the traitor: keep the balance (help the stronger side's enemies), the lord last
+        lean = self.side(p)
         alive = [q for q in self.view.alive() if q is not me]
         if p is lord:
             return 3.0 if len(alive) == 1 else -0.5
-        rebels = sum(1 for q in alive if self.side(q) > 0.3)
-        loyal = sum(1 for q in alive if self.side(q) < -0.3) + (1 if lord else 0)
-        if rebels > loyal:
+        if self._rebels_stronger(alive):
             return max(-1.0, min(2.0, lean))
         return max(-1.0, min(2.0, -lean)) + 0.2
+
+    def _rebels_stronger(self, alive: Sequence[Player]) -> bool:
+        """Whether the players believed against the lord hold at least as much HP as those for him
+        (each player's HP shared between the sides by its expected alignment)."""
+        assert self.view is not None
+        belief = self.belief_of()
+        against = for_lord = 0.0
+        for q in alive:
+            lean = belief.lean(self.view, q.seat)
+            against += max(0.0, lean) * q.hp
+            for_lord += max(0.0, -lean) * q.hp
+        return against >= for_lord
 
     def _my_side(self) -> str:
         """lord / rebel / alone: the side my role plays for (the rules' role data)."""
         assert self.me is not None and self.view is not None
-        rdef = self.view.rules.roles.get(self.me.role)
-        return rdef.side if rdef is not None else "alone"
+        return side_of(self.view.rules.roles.get(self.me.role))
 
     def friend(self, p: Player) -> bool:
         return self.hostility(p) < -0.3
@@ -300,6 +295,8 @@ class HeuristicAgent(Agent):
         if mode in ("others", "all"):
             others = [p for p in self.view.alive() if mode == "all" or p is not me]
             if intent == "harm":
+                if any(self.friend(p) for p in others if p is not me):
+                    return None  # a card that hits everyone spares no friend
                 total = sum(self.hostility(p) for p in others if p is not me)
                 return base + total if total > 0.5 else None
             if intent == "help":
@@ -401,12 +398,26 @@ class HeuristicAgent(Agent):
                 return None
         elif req.beneficiary is not None and not self.friend(req.beneficiary):
             return None
+        elif self._spares():
+            return None
         elif req.on and not any(self.hostility(t) > 0 for t in req.on):
             # using a card on someone (借刀杀人's victim, a follow-up Slash): only on enemies;
             # when refusing costs the weapon, keep it unless the victim is a friend
             if any(self.friend(t) for t in req.on):
                 return None
         return self._answer(req)
+
+    def _spares(self) -> bool:
+        """Inside a card whose answers pass its harm on (决斗, ``mutual``) between me and someone I
+        would not harm: no answer, I take the harm rather than deal it."""
+        assert self.view is not None and self.me is not None
+        use = self.view.current_use()
+        if use is None or not use.card.kind.ai.mutual:
+            return False
+        parties = [use.user, *use.targets]
+        if self.me not in parties:
+            return False
+        return any(not self.enemy(p) for p in parties if p is not self.me)
 
     def _is_counter(self, req: RespondRequest) -> bool:
         """Whether this window asks for a card that cancels ``against``'s effect (无懈可击)."""

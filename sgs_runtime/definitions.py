@@ -153,6 +153,7 @@ class AiHints:
     when: Optional[ExprFn] = None  # use it only when this holds (vars: me)
     accept: Optional[ExprFn] = None  # invoke a "may" skill only when this holds (vars: me, event)
     aim: Optional[ExprFn] = None  # a target worth choosing (vars: me, target)
+    mutual: bool = False  # answering it turns its harm on its user (决斗): no answer against a friend
 
 
 @dataclass

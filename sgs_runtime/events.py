@@ -120,6 +120,7 @@ class UseEvent(Event):
         self.settled = False  # its skills have been fired; nothing more is deferred to it
         self.voided = False  # a trigger at card_declared voided it (蛊惑 questioned and false)
         self.ignored: set[tuple[int, str]] = set()  # (seat, slot) equipment ignored for this use
+        self.instigator: Optional[Player] = None  # whose effect made the user use it (离间): the act is theirs
 
 
 class DeclareEvent(Event):

@@ -178,7 +178,8 @@ class Game:
         # this turn's uses and plays: (seat, card name, phase, "use"/"play")
         self.history: list[tuple[int, str, Optional[str], str]] = []
         # what everyone saw players do to each other, for bots reading the table:
-        # (what, from seat, to seat, card kind id or "", amount); what = use / damage / recover
+        # (what, from seat, to seat, card or skill id or "", amount); what = use / skill / damage / recover /
+        # take / give / relieve (beliefs.py reads them)
         self.public: list[tuple[str, int, int, str, int]] = []
 
     # ------------------------------------------------------------------ driving

@@ -52,7 +52,8 @@ def damage(g: "Game", source: Optional[Player], target: Player, amount: int, nat
         g.hp_changed()
         ev.done = True
         if source is not None:
-            g.public.append(("damage", source.seat, victim.seat, card.kind.id if card is not None else "", ev.amount))
+            actor = public_actor(g, source, card)
+            g.public.append(("damage", actor.seat, victim.seat, card.kind.id if card is not None else "", ev.amount))
         g.emit("damage", source=source, target=victim, amount=ev.amount, nature=ev.nature, card=card,
                hp=victim.hp)
         if victim.hp <= 0:
@@ -65,6 +66,16 @@ def damage(g: "Game", source: Optional[Player], target: Player, amount: int, nat
         return ev
     finally:
         g.pop(ev)
+
+
+def public_actor(g: "Game", source: Player, card: Optional[AnyCard]) -> Player:
+    """Whose act a damage looks like to everyone: its source's, or the instigator's when the card
+    dealing it was used at another player's command (离间's Duel)."""
+    if card is not None:
+        for ev in reversed(g.stack):
+            if isinstance(ev, UseEvent) and ev.card is card:
+                return ev.instigator or source
+    return source
 
 
 def damage_like(g: "Game", target: Player, original: DamageEvent) -> "Gen":

@@ -64,6 +64,8 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
     ordered = list(reversed(cards)) if top else cards
     for c in ordered:
         to.add(c, top=top)
+    if by is not None:
+        _public_moves(g, cards, losses, to, by)
     if to.name == "equip" or any(zname == "equip" for _, zname in losses):
         g.bump()
     if g.keep_log or g.log_sink is not None:
@@ -94,6 +96,19 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
         g.push(ev)
         yield from fire(g, "cards_gained", ev)
         g.pop(ev)
+
+
+def _public_moves(g: "Game", cards: Sequence[Card], losses: dict[tuple[int, str], list[Card]], to: Zone,
+                  by: Player) -> None:
+    """What everyone saw ``by`` do to another player with cards (:attr:`Game.public`): take or discard
+    their hand or equipment (``take``), lift a card from their judge area (``relieve``), or hand over
+    one's own cards (``give``)."""
+    for (seat, zname), lost in losses.items():
+        if seat != by.seat:
+            g.public.append(("relieve" if zname == "judge" else "take", by.seat, seat, lost[0].kind.id, len(lost)))
+    if to.owner is not None and to.owner is not by and to.name in ("hand", "equip") \
+            and any(seat == by.seat for seat, _ in losses):
+        g.public.append(("give", by.seat, to.owner.seat, cards[0].kind.id, len(cards)))
 
 
 def leaving_triggers(g: "Game", owner: Player, lost: Sequence[Card]) -> Optional[dict[int, list["Trigger"]]]:

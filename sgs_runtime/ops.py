@@ -395,7 +395,9 @@ def use(f: Frame, who: Player, card: Any, on: Any, extra: bool, unnullifiable: b
                 return
             got = yield from g.ask(PlayersRequest(who, f"{spec.then[i].name} for {t.name}", candidates=pool))
             secondary.extend(got)
-    yield from _use.use_card(g, who, c, targets, extra=extra, unnullifiable=unnullifiable, secondary=secondary)
+    me = f.vars.get("me")
+    yield from _use.use_card(g, who, c, targets, extra=extra, unnullifiable=unnullifiable, secondary=secondary,
+                             instigator=me if isinstance(me, Player) and me is not who else None)
 
 
 def revive(f: Frame, who: Player, hero: str, hp: Optional[int]) -> "Gen":

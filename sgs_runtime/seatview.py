@@ -100,6 +100,13 @@ class SeatView:
         """A player's role if this seat knows it (its own, or revealed)."""
         return p.role if (p.seat == self.seat or p.role_revealed) else None
 
+    def role_counts(self) -> dict[str, int]:
+        """How many players hold each role: the table's role counts, which every player knows."""
+        counts: dict[str, int] = {}
+        for p in self.game.players:
+            counts[p.role] = counts.get(p.role, 0) + 1
+        return counts
+
     # cards, as this seat sees them
     def sees(self, card: "Card") -> bool:
         return visible(card, self.seat)

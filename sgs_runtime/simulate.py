@@ -23,6 +23,7 @@ from .definitions import Content
 from .errors import LimitExceeded
 from .game import Game, Limits
 from .stats import Deal, wilson
+from .rolereading import ReadingMeter, reading_report
 
 AGENTS: dict[str, Callable[[int], Any]] = {
     "random": lambda seed: RandomAgent(seed),
@@ -94,6 +95,7 @@ class GameSummary:
     skill_users: dict[str, list[int]] = field(default_factory=dict)  # skill id -> the seats that used it
     violation: Optional[str] = None  # with checks on: the first invariant that failed, and when
     deal: Optional[Deal] = None  # the designed deal it was played with (a fair pool), to play it again
+    reading: dict[str, Any] = field(default_factory=dict)  # how the bots read the roles (rolereading.py)
 
 
 def play_one(content: Content, rules_id: str, players: int, seed: int, index: int = 0,
@@ -108,7 +110,8 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
         rules = content.ruleset(rules_id)
         game = Game(content, rules, players=players, seed=seed, hero_pool=hero_pool, limits=limits, keep_log=False,
                     options=options, deal=deal)
-        bots = [make_agent(agents, seed * 31 + i) for i in range(players)]
+        meter = ReadingMeter(game)
+        bots = meter.wrap([make_agent(agents, seed * 31 + i) for i in range(players)])
         if check:
             game.check_caches = True  # every remembered quantity is computed again and compared
             summary.violation = _checked_play(game, bots)
@@ -136,6 +139,7 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
         summary.skills = dict(game.skill_counts)
         summary.card_users = {k: sorted(v) for k, v in game.card_users.items()}
         summary.skill_users = {k: sorted(v) for k, v in game.skill_users.items()}
+        summary.reading = meter.summary()
     return summary
 
 
@@ -287,6 +291,7 @@ def run_report(content: Content, summaries: list[GameSummary], *, rules_id: str,
     rep["produced_by"] = {"engine_version": engine_version(), "content_fingerprint": content_fingerprint(content),
                           "agents": agents, "rules": rules_id, "seed": seed,
                           "game_seeds": f"game i plays the seed game_seed({seed}, i)", "games": len(summaries)}
+    rep["role_reading"] = reading_report(s.reading for s in summaries)
     if check:
         broken = [s for s in summaries if s.violation is not None]
         rep["checked"] = True

@@ -185,12 +185,16 @@ def counterable(g: "Game", card: AnyCard) -> bool:
 
 
 def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], *, extra: bool = False,
-             unnullifiable: bool = False, secondary: Sequence[Player] = ()) -> "Gen":
-    """Use ``card`` on ``targets``: the whole path, timings included."""
+             unnullifiable: bool = False, secondary: Sequence[Player] = (),
+             instigator: Optional[Player] = None) -> "Gen":
+    """Use ``card`` on ``targets``: the whole path, timings included.
+
+    ``instigator``: whose effect made ``user`` use the card (离间's Duel): everyone saw the act as theirs."""
     kind = card.kind
     spec = kind.use
     ordered = sorted(targets, key=g.order_key(user))
     use = UseEvent(user, card, list(ordered))
+    use.instigator = instigator
     use.extra = extra
     use.unnullifiable = unnullifiable or (spec is not None and not spec.nullifiable)
     if spec is not None and spec.targets.then:
@@ -205,9 +209,10 @@ def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], 
             user.uses[key] = user.uses.get(key, 0) + 1
         phys = list(card.physical)
         g.record(user, card, "use")
+        actor = instigator or user
         for t in use.targets:
-            if t is not user:
-                g.public.append(("use", user.seat, t.seat, kind.id, 1))
+            if t is not user and t is not actor:
+                g.public.append(("use", actor.seat, t.seat, kind.id, 1))
         g.emit("use", user=user, card=card, targets=use.targets,
                **({"secondary": [p for d in use.secondary.values() for p in d.values()]} if use.secondary else {}),
                **face_down_fields(card))
@@ -780,6 +785,7 @@ def recast(g: "Game", player: Player, card: Card) -> "Gen":
 def run_active(g: "Game", player: Player, skill: Skill, cards: list[Card], targets: list[Player]) -> "Gen":
     count_use(player, skill.id + "#active", "phase")
     g.emit("skill", player=player, skill=skill.id, cards=cards, targets=targets)
+    g.public.extend(("skill", player.seat, t.seat, skill.id, 1) for t in targets if t is not player)
     assert skill.active is not None
     frame = Frame(g, {"me": player, "cards": cards, "targets": targets,
                       "target": targets[0] if targets else None, "__skill__": skill.id})

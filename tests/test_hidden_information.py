@@ -8,6 +8,7 @@ seat's view of the log shows the others' hidden cards as counts.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -29,8 +30,7 @@ def content():  # type: ignore[no-untyped-def]
 def _clone(a: HeuristicAgent) -> HeuristicAgent:
     b = HeuristicAgent()
     b.rng.setstate(a.rng.getstate())
-    b.seen = a.seen
-    b.suspicion = dict(a.suspicion)
+    b.belief = copy.deepcopy(a.belief)
     return b
 
 
