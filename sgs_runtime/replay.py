@@ -360,7 +360,17 @@ def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
             warnings.warn(note, TranscriptWarning, stacklevel=2)
     game = Game(content, content.ruleset(record["rules"]), players=record["players"],
                 seed=record["seed"], options=record.get("options") or None, **game_args)
-    decisions = list(record["decisions"])
+    req = follow(game, list(record["decisions"]))
+    if req is not None:
+        raise GameError(f"the transcript ends while seat {req.player.seat} is asked to {req.prompt}")
+    return game
+
+
+def follow(game: "Game", decisions: list[dict[str, Any]]) -> Optional[Request]:
+    """Start ``game`` and answer its requests with ``decisions`` (:attr:`Game.decisions`' form);
+    return the request pending after the last one (``None``: the game is over).
+
+    Raise :class:`GameError` when a decision does not fit what the game asks."""
     req = game.start()
     for i, d in enumerate(decisions):
         if req is None:
@@ -374,6 +384,4 @@ def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
         except IllegalDecision as exc:
             raise GameError(f"decision {i} ({d['kind']} of seat {d['player']}) is refused by the game: {exc}; "
                             f"the transcript does not fit") from None
-    if req is not None:
-        raise GameError(f"the transcript ends while seat {req.player.seat} is asked to {req.prompt}")
-    return game
+    return req
