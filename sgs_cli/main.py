@@ -390,6 +390,12 @@ def _heroes_from(content: Any, text: str) -> list[str]:
     return out
 
 
+AGENTS_HELP = ("bots: random, heuristic or search (search:N: N rollouts per decision), per role or seat: "
+               "heuristic@rebel+traitor (heuristic for those roles, random for the rest), search@rebel,heuristic "
+               "(the rebels search, the rest heuristic), search@0+3,heuristic (seats 0 and 3 search); "
+               "see docs/cli.md")
+
+
 @main.command()
 @click.option("--players", "players_text", default="5", show_default=True,
               help="number of players, or several separated by commas (5,8,10): each count plays --games games")
@@ -406,8 +412,7 @@ def _heroes_from(content: Any, text: str) -> list[str]:
 @click.option("--heroes-from", "heroes_from", default=None,
               help="comma-separated hero pack ids or pack folders (loaded with --pack or sgs.yaml) whose heroes "
                    "join the pool (of the rules, or of --heroes/--hero-packs)")
-@click.option("--agents", default="random", show_default=True,
-              help="bots: random, heuristic, or heuristic@rebel+traitor (heuristic for those roles, random for the rest)")
+@click.option("--agents", default="random", show_default=True, help=AGENTS_HELP)
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="set a rules option, e.g. --option role_table=double_traitor (repeatable)")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -440,7 +445,8 @@ def simulate(players_text: str, games: int, seed: int, rules_id: Optional[str], 
         pool = _pack_pool(content, hero_packs, pool)
     try:
         rules = content.ruleset(rules_id)
-        check_agents(agents, rules)
+        for players in counts:
+            check_agents(agents, rules, players)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
     if heroes_from:
@@ -559,9 +565,10 @@ ABANDONED = 3
               help="write the JSON-lines event log here")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="save the game's transcript (seed and decisions) to replay it with `sgs replay`")
+@click.option("--agents", default="random", show_default=True, help="the bots at the other seats; " + AGENTS_HELP)
 @_content_option
 def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, log_file: Optional[Path],
-         save: Optional[Path], content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
+         save: Optional[Path], agents: str, content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
     """Play a game in the terminal against bots.
 
     Exit 0 when the game ends, 1 on an engine error, 2 on usage errors, 3 when you leave it
@@ -579,12 +586,18 @@ def play(players: int, seed: Optional[int], rules_id: Optional[str], seat: int, 
         raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players")
     if not 0 <= seat < players:
         raise click.UsageError(f"--seat must be between 0 and {players - 1}")
+    from sgs_runtime.simulate import check_agents
+
+    try:
+        check_agents(agents, rules, players)
+    except SgsError as exc:
+        raise click.UsageError(str(exc)) from None
     for option, path in (("--save", save), ("--log", log_file)):
         if path is not None and not path.parent.is_dir():  # known before the game, not after it
             raise click.UsageError(f"{option}: the folder {path.parent} does not exist")
     seed = seed if seed is not None else random.randrange(1 << 30)
     try:
-        play_terminal(content, rules, players, seed, seat, log_file, save)
+        play_terminal(content, rules, players, seed, seat, log_file, save, agents=agents)
     except SgsError as exc:
         _fail(str(exc))
     except (Abandoned, KeyboardInterrupt, EOFError, click.Abort):

@@ -17,7 +17,7 @@ from typing import Any, Callable, Optional, Sequence
 import click
 
 from sgs_runtime.seatview import SeatView, ask_agent
-from sgs_runtime.agents import RandomAgent
+from sgs_runtime.simulate import make_agent
 from sgs_runtime.definitions import Content, Ruleset
 from sgs_runtime.errors import GameError, IllegalDecision
 from sgs_runtime.game import Game
@@ -216,15 +216,15 @@ class HumanAgent:
 
 
 def play_terminal(content: Content, rules: Ruleset, players: int, seed: int, seat: int,
-                  log_file: Optional[Path], save: Optional[Path] = None) -> None:
+                  log_file: Optional[Path], save: Optional[Path] = None, agents: str = "random") -> None:
     try:
         sink = log_file.open("w", encoding="utf-8") if log_file else None
     except OSError as exc:
         raise GameError(f"the event log cannot be written to {log_file}: {exc.strerror or exc}") from None
     try:
         game = Game(content, rules, players=players, seed=seed, log_sink=sink)
-        agents: list[Any] = [RandomAgent(seed * 31 + i) for i in range(players)]
-        agents[seat] = HumanAgent(seat)
+        bots: list[Any] = [make_agent(agents, seed * 31 + i) for i in range(players)]
+        bots[seat] = HumanAgent(seat)
         click.echo(f"seed {seed}: you are seat {seat}")
         shown = 0
         req = game.start()
@@ -232,7 +232,7 @@ def play_terminal(content: Content, rules: Ruleset, players: int, seed: int, sea
             for line in story(log_view(game.log[shown:], seat)):  # what this seat saw
                 click.echo(line)
             shown = len(game.log)
-            answer = ask_agent(game, agents[req.player.seat], req)
+            answer = ask_agent(game, bots[req.player.seat], req)
             if req.player.seat != seat:
                 req = game.answer(answer)  # a bot's answer: a refusal is the engine's error
                 continue
