@@ -40,7 +40,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, TypeVar
 
 from .errors import GameError, LimitExceeded, UsageError, did_you_mean
-from .redeal import redeal
+from .redeal import RoleWeight, redeal
 from .replay import decode, encode, follow
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -171,12 +171,13 @@ def in_fork(fn: Callable[[], T], timeout: float = DEFAULT_TIMEOUT) -> Optional[T
 
 
 def play_out(game: "Game", seat: int, answer: Any, seed: int, policy: str = "heuristic",
-             max_turns: Optional[int] = None) -> float:
+             max_turns: Optional[int] = None, role_weight: Optional[RoleWeight] = None) -> float:
     """On a copy (it is played on and spoilt): deal anew what ``seat`` cannot see, answer the pending
     request with ``answer`` (in :func:`~sgs_runtime.replay.encode` form), play every seat with
     ``policy`` bots to the end; 1.0 if ``seat`` won, 0.0 if it lost, 0.5 if a limit stopped it.
 
-    ``max_turns``: stop after that many more turns (scored 0.5). Raise :class:`GameError` when the
+    ``max_turns``: stop after that many more turns (scored 0.5); ``role_weight``: the seat's belief
+    about the unknown roles (:func:`~sgs_runtime.redeal.redeal`). Raise :class:`GameError` when the
     answer is refused."""
     from .seatview import ask_agent
 
@@ -185,7 +186,7 @@ def play_out(game: "Game", seat: int, answer: Any, seed: int, policy: str = "heu
         raise GameError("the game is not waiting for an answer: there is nothing to play out")
     make = POLICIES[policy]
     rng = random.Random(seed)
-    redeal(game, seat, rng)
+    redeal(game, seat, rng, role_weight)
     game.rng = random.Random(rng.getrandbits(64))  # chance from here on is the rollout's
     game.log_sink = None
     game.trace = None
@@ -208,8 +209,8 @@ def play_out(game: "Game", seat: int, answer: Any, seed: int, policy: str = "heu
 
 
 def rollouts(game: "Game", seat: int, jobs: Sequence[tuple[Any, int]], *, policy: str = "heuristic",
-             method: str = "auto", timeout: float = DEFAULT_TIMEOUT,
-             max_turns: Optional[int] = None) -> list[Optional[float]]:
+             method: str = "auto", timeout: float = DEFAULT_TIMEOUT, max_turns: Optional[int] = None,
+             role_weight: Optional[RoleWeight] = None) -> list[Optional[float]]:
     """Play out each job ``(answer in encode form, seed)`` on its own copy of ``game``; its score, or
     ``None`` for a rollout that was lost (failed, refused or overran). ``game`` itself does not change."""
     if policy not in POLICIES:
@@ -219,11 +220,11 @@ def rollouts(game: "Game", seat: int, jobs: Sequence[tuple[Any, int]], *, policy
     out: list[Optional[float]] = []
     for answer, seed in jobs:
         if how == "fork":
-            got = in_fork(lambda a=answer, s=seed: play_out(game, seat, a, s, policy, max_turns), timeout)
+            got = in_fork(lambda a=answer, s=seed: play_out(game, seat, a, s, policy, max_turns, role_weight), timeout)
             out.append(got if isinstance(got, float) else None)
             continue
         try:
-            out.append(play_out(copy_game(game), seat, answer, seed, policy, max_turns))
+            out.append(play_out(copy_game(game), seat, answer, seed, policy, max_turns, role_weight))
         except GameError:
             out.append(None)
     return out
@@ -231,12 +232,13 @@ def rollouts(game: "Game", seat: int, jobs: Sequence[tuple[Any, int]], *, policy
 
 def evaluate(view: "SeatView", request: "Request", answers: Sequence[Any], seeds: Sequence[int], *,
              policy: str = "heuristic", method: str = "auto", timeout: float = DEFAULT_TIMEOUT,
-             max_turns: Optional[int] = None) -> list[list[Optional[float]]]:
+             max_turns: Optional[int] = None, role_weight: Optional[RoleWeight] = None) -> list[list[Optional[float]]]:
     """For an agent: the score of each of its candidate ``answers`` to ``request`` (as it was given to
     the agent) in one rollout per seed: ``scores[answer][seed]`` (``None``: lost).
 
     Each seed deals one world from what the view's seat knows; every answer is tried in the same
-    worlds. Only the scores come back: nothing of the dealt worlds does."""
+    worlds; ``role_weight`` is the agent's belief about the roles it does not know. Only the scores come
+    back: nothing of the dealt worlds does."""
     from .visibility import unmask_answer
 
     game = view.game
@@ -244,6 +246,7 @@ def evaluate(view: "SeatView", request: "Request", answers: Sequence[Any], seeds
         raise GameError("evaluate: the game is not waiting for this seat's answer")
     encoded = [encode(unmask_answer(request, a)) for a in answers]
     jobs = [(a, s) for a in encoded for s in seeds]
-    flat = rollouts(game, view.seat, jobs, policy=policy, method=method, timeout=timeout, max_turns=max_turns)
+    flat = rollouts(game, view.seat, jobs, policy=policy, method=method, timeout=timeout, max_turns=max_turns,
+                    role_weight=role_weight)
     n = len(seeds)
     return [flat[i * n:(i + 1) * n] for i in range(len(answers))]

@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from .visibility import visible
 
@@ -56,8 +56,30 @@ def unknown_roles(game: "Game", seat: int) -> list[int]:
             and not (p.role in roles and (roles[p.role].lord_skills or roles[p.role].bonus_hp is not None))]
 
 
-def redeal(game: "Game", seat: int, rng: random.Random) -> None:
-    """Shuffle, in place, what ``seat`` cannot see: the faces of its unseen cards and the unknown roles.
+#: how likely a seat is to hold a role, in a searching seat's belief (any positive scale)
+RoleWeight = Callable[[int, str], float]
+
+
+def deal_roles(seats: Sequence[int], roles: Sequence[str], rng: random.Random,
+               weight: Optional[RoleWeight] = None) -> list[str]:
+    """The roles dealt to ``seats``: a permutation of ``roles``; uniform, or leaning on ``weight``
+    (each seat in turn draws from the roles left, each with a chance in proportion to its weight)."""
+    if weight is None:
+        out = list(roles)
+        rng.shuffle(out)
+        return out
+    left = list(roles)
+    out = []
+    for s in seats:
+        weights = [max(1e-9, weight(s, r)) for r in left]
+        pick = rng.choices(range(len(left)), weights)[0]
+        out.append(left.pop(pick))
+    return out
+
+
+def redeal(game: "Game", seat: int, rng: random.Random, role_weight: Optional[RoleWeight] = None) -> None:
+    """Shuffle, in place, what ``seat`` cannot see: the faces of its unseen cards and the unknown roles
+    (uniformly, or leaning on the seat's belief ``role_weight``: only which assignment, never the counts).
 
     The same game state, seat and generator state give the same result."""
     cards = unseen_cards(game, seat)
@@ -66,8 +88,7 @@ def redeal(game: "Game", seat: int, rng: random.Random) -> None:
     for card, (base, suit, rank, printed) in zip(cards, faces):
         card.base, card.printed_suit, card.rank, card.printed = base, suit, rank, printed
     seats = unknown_roles(game, seat)
-    roles = [game.players[s].role for s in seats]
-    rng.shuffle(roles)
+    roles = deal_roles(seats, [game.players[s].role for s in seats], rng, role_weight)
     for s, role in zip(seats, roles):
         game.players[s].role = role
     game.bump()  # which skills and filters apply, and every remembered quantity, are found again

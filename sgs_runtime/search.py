@@ -21,9 +21,10 @@ but then the game depends on the machine's speed.
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .agents import Agent
 from .bots import HeuristicAgent
@@ -35,7 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .game import Game
 
 #: rollouts per decision, all candidates together
-DEFAULT_ROLLOUTS = 24
+DEFAULT_ROLLOUTS = 16
 
 
 class SearchAgent(Agent):
@@ -138,6 +139,17 @@ class SearchAgent(Agent):
 
     # ------------------------------------------------------------------ search
 
+    def _role_weight(self, view: SeatView) -> Callable[[int, str], float]:
+        """The heuristic's reading of the table as a belief about the roles: a player who worked against
+        the lord is more likely dealt a role of the side against him, and so on."""
+        sides = {rid: {"rebel": 1.0, "lord": -1.0}.get(r.side, 0.0) for rid, r in view.rules.roles.items()}
+        lean = {p.seat: max(-3.0, min(3.0, self.base.side(p))) for p in view.players}
+
+        def weight(seat: int, role: str) -> float:
+            return math.exp(LEAN * lean[seat] * sides.get(role, 0.0))
+
+        return weight
+
     def _search(self, view: SeatView, req: Request, cands: list[Any]) -> Any:
         from .fork import evaluate
 
@@ -148,7 +160,7 @@ class SearchAgent(Agent):
         step = worlds if self.ms is None else 1
         for i in range(0, worlds, step):
             got = evaluate(view, req, cands, seeds[i:i + step], policy=self.policy, method=self.method,
-                           max_turns=self.max_turns)
+                           max_turns=self.max_turns, role_weight=self._role_weight(view))
             for row, more in zip(scores, got):
                 row.extend(more)
             if self.ms is not None and (time.perf_counter() - start) * 1000 >= self.ms:
@@ -166,6 +178,10 @@ class SearchAgent(Agent):
         if best:
             self.changed += 1
         return cands[best]
+
+
+#: how strongly the heuristic's reading of a player (its lean for or against the lord) sways the roles dealt
+LEAN = 0.8
 
 
 def _legal(req: Request, answer: Any) -> bool:
