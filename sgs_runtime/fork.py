@@ -29,6 +29,7 @@ scores, over worlds dealt from what its seat knows.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import pickle
 import random
@@ -220,7 +221,8 @@ def rollouts(game: "Game", seat: int, jobs: Sequence[tuple[Any, int]], *, policy
     out: list[Optional[float]] = []
     for answer, seed in jobs:
         if how == "fork":
-            got = in_fork(lambda a=answer, s=seed: play_out(game, seat, a, s, policy, max_turns, role_weight), timeout)
+            got = in_fork(functools.partial(play_out, game, seat, answer, seed, policy, max_turns, role_weight),
+                          timeout)
             out.append(got if isinstance(got, float) else None)
             continue
         try:

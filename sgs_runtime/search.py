@@ -63,6 +63,7 @@ class SearchAgent(Agent):
     def decide(self, request: Request, game: "Game | SeatView") -> Any:
         view = as_view(game, request.player.seat)
         first = self.base.decide(request, view)
+        cands: list[Any]
         if isinstance(request, PlayRequest) and request.options:
             cands = self._play_candidates(request, first)
         elif isinstance(request, RespondRequest) and request.options and self._key_response(request):
