@@ -129,18 +129,36 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--rows", type=Path, default=None,
+                    help="also write each deal's result to this JSON-lines file as it comes (a long run can be "
+                         "summarised before it ends with --summarise)")
+    ap.add_argument("--summarise", type=Path, default=None, help="summarise the rows of an earlier --rows file")
     a = ap.parse_args()
     pairs = a.pair or ["random:heuristic", "heuristic:search"]
     report: dict[str, Any] = {"players": a.players, "rules": a.rules, "seed": a.seed, "pairs": {}}
+    if a.summarise is not None:
+        rows_by_pair: dict[str, list[dict[str, Any]]] = {}
+        for line in a.summarise.read_text().splitlines():
+            row = json.loads(line)
+            rows_by_pair.setdefault(row["pair"], []).append(row)
+        report["pairs"] = {p: summarise(r) for p, r in rows_by_pair.items()}
+        print(json.dumps(report, indent=1))
+        return
     for pair in pairs:
         low, _, high = pair.partition(":")
         jobs = [(low, high, a.rules, a.players, a.seed, i) for i in range(a.deals)]
         start = time.perf_counter()
-        if a.workers > 1:
-            with ProcessPoolExecutor(max_workers=a.workers) as ex:
-                rows = list(ex.map(play_deal, jobs))
-        else:
-            rows = [play_deal(j) for j in jobs]
+        rows: list[dict[str, Any]] = []
+        out = a.rows.open("a") if a.rows is not None else None
+        with ProcessPoolExecutor(max_workers=a.workers) as ex:
+            for row in ex.map(play_deal, jobs):
+                rows.append(row)
+                if out is not None:
+                    out.write(json.dumps(dict(row, pair=pair)) + "\n")
+                    out.flush()
+                print(f"{pair}: deal {len(rows)}/{a.deals}", file=sys.stderr, flush=True)
+        if out is not None:
+            out.close()
         got = summarise(rows)
         got["wall_seconds"] = round(time.perf_counter() - start, 1)
         report["pairs"][pair] = got

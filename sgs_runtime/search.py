@@ -7,8 +7,10 @@ other targets for its card, ending the phase or declining — and scores each by
 rollouts: :func:`sgs_runtime.fork.evaluate` deals the unseen cards and roles anew
 (one world per seed), answers with the candidate and lets fast bots play the copy to
 the end. Every candidate is tried in the same worlds, so the comparison is paired;
-the bot leaves the heuristic's answer only for a candidate that did better by more
-than ``margin`` on average. Elsewhere it answers as the heuristic bot does.
+the bot leaves the heuristic's answer only for a candidate that did clearly better:
+its mean gain over the heuristic's answer, world by world, is above ``margin`` and
+above ``z`` standard errors (few worlds are noisy, and a noisy choice would be worse
+than the heuristic's). Elsewhere it answers as the heuristic bot does.
 
 The budget is ``rollouts`` per decision (all candidates together): reproducible,
 since every world's seed comes from the bot's own seeded generator. ``ms`` adds a
@@ -44,16 +46,17 @@ class SearchAgent(Agent):
 
     name = "search"
 
-    def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, *, candidates: int = 3,
-                 policy: str = "heuristic", ms: Optional[float] = None, margin: float = 0.0,
+    def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, *, candidates: int = 2,
+                 policy: str = "heuristic", ms: Optional[float] = None, margin: float = 0.0, z: float = 1.0,
                  method: str = "auto", max_turns: Optional[int] = None) -> None:
         self.base = HeuristicAgent(seed)
         self.rng = random.Random(f"search:{seed}")
         self.rollouts = max(1, rollouts)
-        self.max_candidates = max(2, candidates)
+        self.max_candidates = max(1, candidates)  # besides the heuristic's own answer
         self.policy = policy
         self.ms = ms
         self.margin = margin
+        self.z = z
         self.method = method
         self.max_turns = max_turns
         self.searched = 0  # decisions searched, and rollouts spent, in this game
@@ -168,12 +171,10 @@ class SearchAgent(Agent):
                 break
         self.searched += 1
         self.spent += sum(len(r) for r in scores)
-        best, best_gain = 0, self.margin
+        best, best_gain = 0, 0.0
         for i in range(1, len(cands)):
-            pairs = [(a, b) for a, b in zip(scores[i], scores[0]) if a is not None and b is not None]
-            if not pairs:
-                continue
-            gain = sum(a - b for a, b in pairs) / len(pairs)
+            gain = _clear_gain([a - b for a, b in zip(scores[i], scores[0]) if a is not None and b is not None],
+                               self.margin, self.z)
             if gain > best_gain:
                 best, best_gain = i, gain
         if best:
@@ -183,6 +184,17 @@ class SearchAgent(Agent):
 
 #: how strongly the heuristic's reading of a player (its lean for or against the lord) sways the roles dealt
 LEAN = 0.8
+
+
+def _clear_gain(diffs: list[float], margin: float, z: float) -> float:
+    """The mean of paired differences when it is above ``margin`` and ``z`` standard errors, else 0:
+    a candidate replaces the heuristic's answer only when it did clearly better in the same worlds."""
+    n = len(diffs)
+    if n == 0:
+        return 0.0
+    mean = sum(diffs) / n
+    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 1.0
+    return mean if mean > margin and mean > z * se else 0.0
 
 
 def _legal(req: Request, answer: Any) -> bool:
