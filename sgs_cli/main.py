@@ -398,6 +398,12 @@ def _heroes_from(content: Any, text: str) -> list[str]:
     return out
 
 
+AGENTS_HELP = ("bots: random, heuristic or search (search:N: N rollouts per decision), per role or seat: "
+               "heuristic@rebel+traitor (heuristic for those roles, random for the rest), search@rebel,heuristic "
+               "(the rebels search, the rest heuristic), search@0+3,heuristic (seats 0 and 3 search); "
+               "see docs/cli.md")
+
+
 @main.command()
 @click.option("--players", "players_text", default=None,
               help="number of players, or several separated by commas (5,8,10): each count plays --games games "
@@ -415,8 +421,7 @@ def _heroes_from(content: Any, text: str) -> list[str]:
 @click.option("--heroes-from", "heroes_from", default=None,
               help="comma-separated hero pack ids or pack folders (loaded with --pack or sgs.yaml) whose heroes "
                    "join the pool (of the rules, or of --heroes/--hero-packs)")
-@click.option("--agents", default="random", show_default=True,
-              help="bots: random, heuristic, or heuristic@rebel+traitor (heuristic for those roles, random for the rest)")
+@click.option("--agents", default="random", show_default=True, help=AGENTS_HELP)
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="set a rules option, e.g. --option role_table=double_traitor (repeatable)")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -462,11 +467,12 @@ def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optio
         pool = _pack_pool(content, hero_packs, pool)
     try:
         rules = content.ruleset(rules_id)
-        check_agents(agents, rules)
+        if counts is None:
+            counts = [table_size(rules, None)]
+        for players in counts:
+            check_agents(agents, rules, players)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
-    if counts is None:
-        counts = [table_size(rules, None)]
     if heroes_from:
         base = pool if pool is not None else [h for p in rules.hero_packs for h in content.hero_packs.get(p, [])]
         pool = list(dict.fromkeys(base + _heroes_from(content, heroes_from)))
@@ -604,7 +610,7 @@ ABANDONED = 3
 @click.option("--rules", "rules_id", default=None, help="rules file id (default: the rules file marked default, identity)")
 @click.option("--seat", type=int, default=0, show_default=True, help="your seat")
 @click.option("--agents", default="heuristic", show_default=True,
-              help="the bots, as in `sgs simulate`: random, heuristic, or heuristic@rebel+traitor")
+              help="the bots at the other seats, as in `sgs simulate`; " + AGENTS_HELP)
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="write the JSON-lines event log here")
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
@@ -649,6 +655,12 @@ def play(players: Optional[int], seed: Optional[int], rules_id: Optional[str], s
         raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players")
     if not 0 <= seat < players:
         raise click.UsageError(f"--seat must be between 0 and {players - 1}")
+    from sgs_runtime.simulate import check_agents
+
+    try:
+        check_agents(agents, rules, players)
+    except SgsError as exc:
+        raise click.UsageError(str(exc)) from None
     for option, path in (("--save", save), ("--log", log_file)):
         if path is not None and not path.parent.is_dir():  # known before the game, not after it
             raise click.UsageError(f"{option}: the folder {path.parent} does not exist")

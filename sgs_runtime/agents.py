@@ -191,7 +191,7 @@ class RandomAgent(Agent):
 
 
 class SplitAgent(Agent):
-    """One seat's agent chosen by the seat's role: ``inside`` for the given roles, else ``outside``.
+    """One seat's agent chosen by the seat's role (or seat): ``inside`` for the given roles and seats, else ``outside``.
 
     Used to pit one kind of bot against another (heuristic rebels against random
     loyalists ...); roles are dealt after agents are made, so the choice is made at
@@ -200,11 +200,13 @@ class SplitAgent(Agent):
 
     name = "split"
 
-    def __init__(self, roles: frozenset[str], inside: Agent, outside: Agent) -> None:
+    def __init__(self, roles: frozenset[str], inside: Agent, outside: Agent, seats: frozenset[int] = frozenset()) -> None:
         self.roles = roles
+        self.seats = seats  # these seats too, whatever their role
         self.inside = inside
         self.outside = outside
 
     def decide(self, request: Request, game: "Game") -> Any:
-        agent = self.inside if request.player.role in self.roles else self.outside
+        player = request.player
+        agent = self.inside if player.seat in self.seats or player.role in self.roles else self.outside
         return agent.decide(request, game)

@@ -384,7 +384,16 @@ def resume(content: "Content", record: dict[str, Any], *, force: bool = False,
             warnings.warn(note, TranscriptWarning, stacklevel=3)
     game = Game(content, content.ruleset(record["rules"]), players=record["players"],
                 seed=record["seed"], options=record.get("options") or None, **game_args)
-    decisions = list(record["decisions"])
+    return game, follow(game, list(record["decisions"]), watch)
+
+
+def follow(game: "Game", decisions: list[dict[str, Any]],
+           watch: Optional[Callable[["Game", Request, Any], None]] = None) -> Optional[Request]:
+    """Start ``game`` and answer its requests with ``decisions`` (:attr:`Game.decisions`' form);
+    return the request pending after the last one (``None``: the game is over). ``watch``: as
+    :func:`resume`'s.
+
+    Raise :class:`GameError` when a decision does not fit what the game asks."""
     req = game.start()
     for i, d in enumerate(decisions):
         if req is None:
@@ -400,4 +409,4 @@ def resume(content: "Content", record: dict[str, Any], *, force: bool = False,
         except IllegalDecision as exc:
             raise GameError(f"decision {i} ({d['kind']} of seat {d['player']}) is refused by the game: {exc}; "
                             f"the transcript does not fit") from None
-    return game, req
+    return req

@@ -28,34 +28,36 @@ from .rolereading import ReadingMeter, reading_report
 AGENTS: dict[str, Callable[[int], Any]] = {
     "random": lambda seed: RandomAgent(seed),
     "heuristic": lambda seed: HeuristicAgent(seed),
+    "search": lambda seed: _search_agent(seed),
 }
+#: the kinds that take a budget (``search:48``: rollouts per decision)
+BUDGETED: dict[str, Callable[[int, int], Any]] = {"search": lambda seed, n: _search_agent(seed, n)}
+
+
+def _search_agent(seed: int, rollouts: Optional[int] = None) -> Any:
+    from .search import DEFAULT_ROLLOUTS, SearchAgent
+
+    return SearchAgent(seed, rollouts or DEFAULT_ROLLOUTS)
 
 
 def make_agent(spec: str, seed: int) -> Any:
-    """An agent from a spec: ``random``, ``heuristic``, or ``heuristic@lord+loyalist`` (that
-    kind for those roles, the other kind for every other role)."""
-    kind, _, roles = spec.partition("@")
-    if not roles:
-        return AGENTS[kind](seed)
-    other = "random" if kind != "random" else "heuristic"
-    return SplitAgent(frozenset(roles.split("+")), AGENTS[kind](seed), AGENTS[other](seed + 7))
+    """One seat's agent from a spec (:mod:`sgs_runtime.agentspec`): ``random``, ``heuristic``, ``search``,
+    ``heuristic@lord+loyalist`` (that kind for those roles, random for the rest), ``search@rebel,heuristic``,
+    ``search@0+3,heuristic`` (by seat)."""
+    from . import agentspec
+
+    def make(part: agentspec.Part, s: int) -> Any:
+        return BUDGETED[part.kind](s, part.budget) if part.budget is not None else AGENTS[part.kind](s)
+
+    return agentspec.build(agentspec.parse(spec, AGENTS, budgeted=BUDGETED), seed, make)
 
 
-def check_agents(spec: str, rules: Any = None) -> None:
-    """Refuse an unknown agent kind, or (given the rules) a role the rules do not have."""
-    from .errors import UsageError, did_you_mean
+def check_agents(spec: str, rules: Any = None, players: Optional[int] = None) -> None:
+    """Refuse an agent spec that is not well formed, or (given the rules and the number of players) names a
+    role the rules do not have or a seat the table does not have."""
+    from . import agentspec
 
-    kind, at, roles = spec.partition("@")
-    if kind not in AGENTS:
-        raise UsageError(f"unknown agents '{spec}'; use one of {', '.join(sorted(AGENTS))}, "
-                         "optionally with @ROLE+ROLE (e.g. heuristic@rebel)")
-    if at and not roles:
-        raise UsageError(f"'{spec}' names no role after '@' (e.g. heuristic@rebel)")
-    if rules is not None and roles:
-        for role in roles.split("+"):
-            if role not in rules.roles:
-                raise UsageError(f"the rules '{rules.id}' have no role '{role}'{did_you_mean(role, rules.roles)}; "
-                                 f"roles: {', '.join(sorted(rules.roles))}")
+    agentspec.parse(spec, AGENTS, rules, players, budgeted=BUDGETED)
 
 
 def check_pool(content: Any, rules: Any, players: int, hero_pool: Optional[Sequence[str]] = None) -> None:

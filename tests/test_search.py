@@ -1,0 +1,254 @@
+"""Copies of a game at a decision, the redeal of what a seat cannot see, the search bot, and the --agents spec."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sgs_runtime import fork, invariants
+from sgs_runtime.agents import RandomAgent
+from sgs_runtime.bots import HeuristicAgent
+from sgs_runtime.errors import UsageError
+from sgs_runtime.game import Game
+from sgs_runtime.redeal import redeal, unknown_roles
+from sgs_runtime.replay import encode
+from sgs_runtime.requests import PlayRequest
+from sgs_runtime.search import SearchAgent
+from sgs_runtime.seatview import ask_agent
+from sgs_runtime.simulate import check_agents, make_agent
+
+from conftest import run_cli
+
+needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="this platform cannot fork")
+
+
+def advance(game: Game, bots: list[Any], decisions: int) -> Any:
+    """Start ``game`` and answer ``decisions`` requests; the pending request (None: it ended)."""
+    req = game.start()
+    for _ in range(decisions):
+        if req is None:
+            break
+        req = game.answer(ask_agent(game, bots[req.player.seat], req))
+    return req
+
+
+def finish(game: Game, req: Any, seed: int) -> list[dict[str, Any]]:
+    """Play ``game`` on from ``req`` with fresh bots seeded by ``seed``; its whole log."""
+    bots = [HeuristicAgent(seed + i) for i in range(len(game.players))]
+    while req is not None:
+        req = game.answer(ask_agent(game, bots[req.player.seat], req))
+    return game.log
+
+
+def no_children() -> bool:
+    """Whether this process has no child process (alive or a zombie) left."""
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def bots_for(n: int, seed: int) -> list[Any]:
+    return [HeuristicAgent(seed * 31 + i) if i % 2 else RandomAgent(seed * 31 + i) for i in range(n)]
+
+
+# ---------------------------------------------------------------- copies
+
+
+@pytest.mark.parametrize("seed,steps", [(3, 40), (8, 120)])
+def test_a_replayed_copy_continues_exactly_as_the_original(content: Any, identity: Any, seed: int, steps: int) -> None:
+    game = Game(content, identity, players=5, seed=seed)
+    req = advance(game, bots_for(5, seed), steps)
+    assert req is not None
+    copy = fork.copy_game(game, keep_log=True)
+    assert copy.pending is not None and copy.pending.kind == req.kind and copy.pending.player.seat == req.player.seat
+    assert copy.log == game.log and copy.snapshot() == game.snapshot()
+    assert finish(copy, copy.pending, 5) == finish(game, req, 5)
+
+
+@needs_fork
+def test_a_forked_copy_continues_exactly_as_the_original(content: Any, identity: Any) -> None:
+    game = Game(content, identity, players=5, seed=4)
+    req = advance(game, bots_for(5, 4), 60)
+    assert req is not None
+    in_child = fork.in_fork(lambda: finish(game, req, 9))
+    assert no_children()
+    assert in_child is not None and in_child == finish(game, req, 9)
+
+
+@needs_fork
+def test_fork_and_replay_give_the_same_rollouts(content: Any, identity: Any) -> None:
+    game = Game(content, identity, players=5, seed=6, keep_log=False)
+    bots = [HeuristicAgent(i) for i in range(5)]
+    req = game.start()
+    while not (isinstance(req, PlayRequest) and req.options and game.turn_number >= 3):
+        req = game.answer(ask_agent(game, bots[req.player.seat], req))
+    before = game.snapshot()
+    answer = encode(bots[req.player.seat].decide(req, game.view_for(req.player.seat)))
+    jobs = [(answer, s) for s in range(6)] + [(None, s) for s in range(6)]
+    forked = fork.rollouts(game, req.player.seat, jobs, method="fork")
+    replayed = fork.rollouts(game, req.player.seat, jobs, method="replay")
+    assert forked == replayed and all(v in (0.0, 0.5, 1.0) for v in forked)
+    assert fork.rollouts(game, req.player.seat, jobs[:3], method="fork") == forked[:3]  # the same seed, the same end
+    assert game.snapshot() == before and game.pending is req  # the game itself did not move
+    assert no_children()
+
+
+@needs_fork
+def test_a_child_that_fails_or_overruns_is_lost_and_reaped() -> None:
+    def fail() -> None:
+        raise RuntimeError("boom")
+
+    assert fork.in_fork(fail) is None
+    assert fork.in_fork(lambda: time.sleep(30), timeout=0.3) is None
+    assert fork.in_fork(lambda: os._exit(3)) is None
+    assert fork.in_fork(lambda: [1, 2]) == [1, 2]
+    assert no_children()
+
+
+def test_copy_method_names_are_checked() -> None:
+    with pytest.raises(UsageError, match="did you mean 'replay'"):
+        fork.choose_method("replya")
+    assert fork.choose_method("replay") == "replay"
+
+
+# ---------------------------------------------------------------- the redeal
+
+
+def what_the_seat_sees(game: Game, seat: int) -> Any:
+    view = game.view_for(seat)
+    zones = [(p.seat, z.name, [getattr(c, "label", lambda: "?")() if view.sees(c) else None
+                               for c in z.cards]) for p in game.players for z in p.zones()]
+    public = [(z.name, [c.label() if view.sees(c) else None for c in z.cards]) for z in
+              (game.draw_pile, game.discard_pile, game.processing)]
+    roles = [view.role_of(p) for p in game.players]
+    return zones, public, roles, [(p.hp, p.max_hp, p.alive, len(p.hand)) for p in game.players]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 250), seat=st.integers(0, 4), deal=st.integers(0, 1000))
+def test_the_redeal_keeps_counts_zones_and_all_the_seat_sees(content: Any, identity: Any, seed: int, steps: int,
+                                                            seat: int, deal: int) -> None:
+    game = Game(content, identity, players=5, seed=seed, keep_log=False)
+    advance(game, bots_for(5, seed), steps)
+    ids = [(z.name, [c.id for c in z.cards]) for z in game.all_zones()]
+    faces = Counter((c.base.id, c.printed_suit, c.rank) for c in game.cards)
+    roles = Counter(p.role for p in game.players)
+    fixed_roles = {p.seat: p.role for p in game.players if p.seat not in unknown_roles(game, seat)}
+    seen = what_the_seat_sees(game, seat)
+    knowledge = [c.seen for c in game.cards]
+    redeal(game, seat, random.Random(deal))
+    assert [(z.name, [c.id for c in z.cards]) for z in game.all_zones()] == ids  # every card stays in its place
+    assert Counter((c.base.id, c.printed_suit, c.rank) for c in game.cards) == faces  # the same deck
+    assert Counter(p.role for p in game.players) == roles
+    assert {s: game.players[s].role for s in fixed_roles} == fixed_roles
+    assert what_the_seat_sees(game, seat) == seen
+    assert [c.seen for c in game.cards] == knowledge
+    assert invariants.check(game) == []
+
+
+def test_the_redeal_changes_what_the_seat_cannot_see(content: Any, identity: Any) -> None:
+    game = Game(content, identity, players=5, seed=2, keep_log=False)
+    advance(game, bots_for(5, 2), 30)
+    before = [c.label() for c in game.draw_pile.cards]
+    hidden_roles = [game.players[s].role for s in unknown_roles(game, 0)]
+    changed_roles = False
+    for deal in range(10):
+        redeal(game, 0, random.Random(deal))
+        changed_roles |= [game.players[s].role for s in unknown_roles(game, 0)] != hidden_roles
+    assert [c.label() for c in game.draw_pile.cards] != before
+    assert changed_roles and len(set(hidden_roles)) > 1
+
+
+def test_a_belief_leans_the_roles_dealt(content: Any, identity: Any) -> None:
+    game = Game(content, identity, players=5, seed=2, keep_log=False)
+    advance(game, bots_for(5, 2), 10)
+    seats = unknown_roles(game, 0)
+    target = seats[0]
+    wanted = game.players[seats[-1]].role
+    hits = 0
+    for deal in range(200):
+        redeal(game, 0, random.Random(deal), role_weight=lambda s, r: 50.0 if (s == target and r == wanted) else 1.0)
+        hits += game.players[target].role == wanted
+    assert hits > 120  # far more often than the uniform share
+
+
+# ---------------------------------------------------------------- the search bot
+
+
+def search_game(content: Any, identity: Any, seed: int, method: str = "auto") -> Game:
+    game = Game(content, identity, players=5, seed=seed, keep_log=False)
+    agent = SearchAgent(seed, rollouts=4, max_turns=2, method=method)
+    game.play([agent] + [HeuristicAgent(seed * 31 + i) for i in range(1, 5)])
+    assert agent.searched > 0 and agent.spent > 0
+    return game
+
+
+def test_the_search_bot_answers_legally_and_reproducibly(content: Any, identity: Any) -> None:
+    first = search_game(content, identity, 21)  # every answer went through Game.answer's checks
+    again = search_game(content, identity, 21)
+    assert first.result is not None and first.decisions == again.decisions
+    assert no_children()
+
+
+def test_the_search_bot_plays_the_same_with_copies_by_replay(content: Any, identity: Any) -> None:
+    game = search_game(content, identity, 23, method="replay")
+    if hasattr(os, "fork"):
+        assert search_game(content, identity, 23, method="fork").decisions == game.decisions
+
+
+# ---------------------------------------------------------------- the --agents spec
+
+
+def test_agent_specs_route_by_role_and_seat(content: Any, identity: Any) -> None:
+    game = Game(content, identity, players=5, seed=1)
+    req = game.start()
+    seat = req.player.seat
+    role = req.player.role
+    assert type(make_agent("heuristic", 1)).__name__ == "HeuristicAgent"
+    chosen = make_agent(f"random@{seat},heuristic", 1)
+    assert type(chosen.inside).__name__ == "RandomAgent" and seat in chosen.seats
+    by_role = make_agent(f"search:8@{role},heuristic", 1)
+    assert by_role.inside.rollouts == 8 and type(by_role.outside).__name__ == "HeuristicAgent"
+    legacy = make_agent("heuristic@rebel+traitor", 1)
+    assert legacy.roles == {"rebel", "traitor"} and type(legacy.outside).__name__ == "RandomAgent"
+    for spec in ("random", "search", "heuristic@rebel", "search@rebel,heuristic", "search@0+3,random@lord,heuristic",
+                 "search:32@traitor,random"):
+        check_agents(spec, identity, 5)
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("serch", "unknown agents 'serch' in 'serch' (did you mean 'search'?)"),
+    ("search@rebl,heuristic", "no role 'rebl' (did you mean 'rebel'?)"),
+    ("search@5,heuristic", "names seat 5, but the seats are 0 to 4"),
+    ("heuristic:4", "the heuristic bot takes no budget"),
+    ("search:x", "must be a whole number of rollouts"),
+    ("search@rebel,random@lord", "does not say which bots play the other seats"),
+    ("random,heuristic", "names the bots for the other seats twice"),
+    ("heuristic@", "names no role or seat after '@'"),
+    ("heuristic@rebel+", "an empty role or seat"),
+    ("heuristic,", "an empty part"),
+    ("", "--agents is empty"),
+])
+def test_bad_agent_specs_are_refused_clearly(identity: Any, spec: str, message: str) -> None:
+    with pytest.raises(UsageError) as err:
+        check_agents(spec, identity, 5)
+    assert message in str(err.value)
+
+
+def test_the_cli_takes_the_tiers(tmp_path: Any) -> None:
+    got = run_cli("simulate", "--games", "1", "--seed", "3", "--agents", "search:2@0,heuristic", "--json")
+    assert got.exit_code == 0 and '"agents": "search:2@0,heuristic"' in got.output
+    bad = run_cli("simulate", "--games", "1", "--agents", "heuristic@rebel,serch")
+    assert bad.exit_code == 2 and "did you mean 'search'" in bad.output
+    bad = run_cli("play", "--agents", "search@9,heuristic", "--seed", "1")
+    assert bad.exit_code == 2 and "names seat 9" in bad.output
+    assert no_children()
