@@ -673,7 +673,7 @@ def test_a_refused_answer_in_the_terminal_game_is_asked_again(monkeypatch: pytes
         return original(self, req, view)
 
     monkeypatch.setattr(HumanAgent, "decide", first_wrong)
-    result = CliRunner().invoke(main, ["play", "--players", "2", "--seed", "3"], input="\n" * 20000)
+    result = CliRunner().invoke(main, ["play", "--players", "2", "--seed", "4"], input="\n" * 20000)
     assert tried and result.exit_code == 0, result.output[-400:]
     assert "not allowed: " in result.output and "has no skill 'no_such_skill' to use now" in result.output
     assert "you won" in result.output or "you lost" in result.output
