@@ -252,3 +252,19 @@ def test_the_cli_takes_the_tiers(tmp_path: Any) -> None:
     bad = run_cli("play", "--agents", "search@9,heuristic", "--seed", "1")
     assert bad.exit_code == 2 and "names seat 9" in bad.output
     assert no_children()
+
+
+def test_a_time_limit_per_decision_still_answers_legally(content: Any, identity: Any) -> None:
+    game = Game(content, identity, players=5, seed=31, keep_log=False)
+    agent = SearchAgent(31, rollouts=6, ms=0.001, max_turns=1)
+    game.play([HeuristicAgent(i) for i in range(4)] + [agent])
+    assert game.result is not None and agent.searched > 0
+    assert agent.spent <= agent.searched * 3  # one world per decision: the time was up after the first
+    assert no_children()
+
+
+def test_a_game_not_started_cannot_be_copied(content: Any, identity: Any) -> None:
+    from sgs_runtime.errors import GameError
+
+    with pytest.raises(GameError, match="has not started"):
+        fork.copy_game(Game(content, identity, players=5, seed=1))
