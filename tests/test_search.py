@@ -63,7 +63,7 @@ def bots_for(n: int, seed: int) -> list[Any]:
 # ---------------------------------------------------------------- copies
 
 
-@pytest.mark.parametrize("seed,steps", [(3, 40), (8, 120)])
+@pytest.mark.parametrize("seed,steps", [(3, 40), (8, 100)])
 def test_a_replayed_copy_continues_exactly_as_the_original(content: Any, identity: Any, seed: int, steps: int) -> None:
     game = Game(content, identity, players=5, seed=seed)
     req = advance(game, bots_for(5, seed), steps)
