@@ -776,8 +776,9 @@ def log_lines(records: Sequence[dict[str, Any]], view: "SeatView",
 
     def words(r: dict[str, Any]) -> dict[str, Any]:
         out = {k: (v if k in _PLAIN_FIELDS else _translate(v, names)) for k, v in r.items()}
-        if isinstance(out.get("answer"), str):
-            out["answer"] = _translate_text(out["answer"], names)
+        for key in ("answer", "prompt"):  # sentences the engine wrote with ids
+            if isinstance(out.get(key), str):
+                out[key] = _translate_text(out[key], names)
         return out
 
     notes = []

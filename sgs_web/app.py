@@ -103,7 +103,10 @@ def create_app(lobby: Lobby) -> Starlette:
 
     async def new_table(request: Request) -> Response:
         body = await _body(request)
-        table = lobby.new_table(_field(body, "players", int), _field(body, "seed", int))
+        record = body.get("resume") if isinstance(body, dict) else None
+        if record is not None and not isinstance(record, dict):
+            raise UsageError("'resume' must be a saved game (the JSON a table's save gives)")
+        table = lobby.new_table(_field(body, "players", int), _field(body, "seed", int), record)
         return JSONResponse(table.public(), status_code=201)
 
     async def get_table(request: Request) -> Response:

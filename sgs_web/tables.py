@@ -31,7 +31,7 @@ from sgs_runtime.definitions import Content, Ruleset
 from sgs_runtime.errors import SgsError, UsageError
 from sgs_runtime.game import Game
 from sgs_runtime.present import answer_from, request_model
-from sgs_runtime.replay import transcript
+from sgs_runtime.replay import check_content, check_record, resume, transcript
 from sgs_runtime.seatview import SeatView, ask_agent
 from sgs_runtime.simulate import check_agents, make_agent
 
@@ -121,7 +121,8 @@ class Table:
     """One game: its seats, its thread, and the last page sent to each seat."""
 
     def __init__(self, table_id: str, content: Content, rules: Ruleset, players: int, seed: int,
-                 agents: str = "heuristic", takeover: float = 60.0, pace: float = 0.0) -> None:
+                 agents: str = "heuristic", takeover: float = 60.0, pace: float = 0.0,
+                 record: Optional[dict[str, Any]] = None) -> None:
         check_agents(agents, rules)
         if not rules.players_min <= players <= rules.players_max:
             raise UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players")
@@ -149,6 +150,9 @@ class Table:
         self.request_id = 0
         self.pending: dict[int, Any] = {}  # seat -> the masked request it is asked
         self._last_refresh = 0.0
+        # a saved game this table goes on with (its seed and decisions: sgs_runtime/replay.py)
+        self.record = record
+        self._first: Optional[Any] = None  # the request a resumed game waits for
 
     # ------------------------------------------------------------------ seats
 
@@ -255,24 +259,40 @@ class Table:
         with self.lock:
             if self.state != "waiting":
                 raise UsageError("the game has already started")
-            # the trace (who was asked what) explains each resolution in the "why" panel; it changes nothing
-            self.game = Game(self.content, self.rules, players=self.players, seed=self.seed, trace=True)
-            for s in self.seats:
-                bot = make_agent(self.agents_spec, self.seed * 31 + s.index)
+            bots = [make_agent(self.agents_spec, self.seed * 31 + s.index) for s in self.seats]
+            for s, bot in zip(self.seats, bots):
                 self.agents.append(bot if s.bot else BrowserAgent(self, s.index, bot))
                 if not s.bot:
                     self.logs[s.index] = SeatLog(s.index)
+            # the trace (who was asked what) explains each resolution in the "why" panel; it changes nothing
+            if self.record is None:
+                self.game = Game(self.content, self.rules, players=self.players, seed=self.seed, trace=True)
+            else:
+                self.game, self._first = self._resume(bots)
             self.state = "playing"
             self._started_at = time.monotonic()
             self.thread = threading.Thread(target=self._run, name=f"sgs-table-{self.id}", daemon=True)
             self.thread.start()
         self._lobby_changed()
 
+    def _resume(self, bots: list[Any]) -> tuple[Game, Any]:
+        """The saved game played back to where it was left; every seat's bot sees it again as it saw
+        it then (so that it goes on as it would have, and stands in for a person who leaves)."""
+        assert self.record is not None
+
+        def watch(game: Game, req: Any, answer: Any) -> None:
+            ask_agent(game, bots[req.player.seat], req)
+
+        game, req = resume(self.content, self.record, watch=watch, warn=lambda note: None, trace=True)
+        if req is None:
+            raise UsageError("the saved game is over: open it in the replay viewer to step through it")
+        return game, req
+
     def _run(self) -> None:
         game = self.game
         assert game is not None
         try:
-            req = game.start()
+            req = self._first if self.record is not None else game.start()
             while req is not None:
                 if self.closed.is_set():
                     raise TableClosed()
@@ -368,8 +388,15 @@ class Lobby:
     tables: dict[str, Table] = field(default_factory=dict)
     made: int = 0
 
-    def new_table(self, players: Optional[int] = None, seed: Optional[int] = None) -> Table:
-        """A new table with the server's rules (the seed of the n-th table derives from the server's seed)."""
+    def new_table(self, players: Optional[int] = None, seed: Optional[int] = None,
+                  record: Optional[dict[str, Any]] = None) -> Table:
+        """A new table with the server's rules (the seed of the n-th table derives from the server's seed);
+        ``record``: a saved game to go on with, at a table of its rules, players and seed."""
+        rules = self.rules
+        if record is not None:
+            check_record(self.content, record)  # a malformed save, or one of other content, is told now
+            check_content(self.content, record)
+            rules, players, seed = self.content.ruleset(record["rules"]), record["players"], record["seed"]
         n = players if players is not None else self.players
         if len(self.tables) >= MAX_TABLES:
             done = [t for t in self.tables.values() if t.state not in ("waiting", "playing")]
@@ -379,8 +406,8 @@ class Lobby:
         if seed is None:
             seed = self.seed if self.made == 0 else (self.seed * 1_000_003 + self.made) % (1 << 31)
         self.made += 1
-        table = Table(secrets.token_hex(4), self.content, self.rules, n, seed, self.agents, self.takeover,
-                      self.pace)
+        table = Table(secrets.token_hex(4), self.content, rules, n, seed, self.agents, self.takeover,
+                      self.pace, record)
         self.tables[table.id] = table
         return table
 

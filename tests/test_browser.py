@@ -183,3 +183,33 @@ def test_two_browsers_each_see_only_their_own_hand(browser: Any, content: Any) -
             assert f"hand: {len(other.hand.cards)}" in page.inner_text(f"#seats .seat[data-seat='{1 - seat}']")
         for page in pages:
             page.context.close()
+
+
+def test_a_game_saved_from_the_page_goes_on_at_a_new_table(browser: Any, content: Any, tmp_path: Any) -> None:
+    lobby, server = served(content, "two_players", 2, seed=7)
+    with server as url:
+        page = browser.new_page()
+        take_seat(page, url, "Ann")
+        rng = random.Random(3)
+        for _ in range(4):
+            answer_once(page, rng)
+        with page.expect_download() as download:
+            page.click("#save")
+        saved = tmp_path / "game.json"
+        download.value.save_as(saved)
+        record = json.loads(saved.read_text(encoding="utf-8"))
+        first = only_table(lobby)
+        first.close()
+        page.click("#nav-lobby")
+        page.set_input_files("#resume-file", str(saved))
+        page.wait_for_function("document.querySelectorAll('.table-row').length >= 2", timeout=30_000)
+        new = next(t for t in lobby.tables.values() if t is not first)
+        assert new.record is not None and new.players == 2 and new.seed == record["seed"]
+        page.locator(f".table-row[data-table='{new.id}'] .take[data-seat='0']").click()
+        page.wait_for_selector("#banner >> text=Waiting for the game to start")
+        page.locator("#banner .start").click()
+        page.wait_for_selector("#banner >> text=You are seat", timeout=30_000)
+        steps = play_until(page, rng, lambda: False)
+        assert steps > 0 and " won — you " in page.inner_text("#result")
+        assert new.game is not None and new.game.decisions[:len(record["decisions"])] == record["decisions"]
+        page.close()

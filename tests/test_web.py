@@ -372,3 +372,48 @@ def test_sgs_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c() -> N
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_saved_game_goes_on_at_a_new_table_where_it_was_left(two: Any, content: Any) -> None:
+    lobby, client = two
+    tid = next(iter(lobby.tables))
+    token = client.post(f"/api/tables/{tid}/join", json={"name": "Ann"}).json()["token"]
+    client.post(f"/api/tables/{tid}/start", json={"token": token})
+    play_over_socket(client, tid, token, random.Random(2), [], stop_after=6)
+    record = client.get(f"/api/tables/{tid}/transcript").json()
+    lobby.get(tid).close()
+    made = client.post("/api/tables", json={"resume": record})
+    assert made.status_code == 201, made.text
+    new = made.json()
+    assert new["state"] == "waiting" and new["players"] == record["players"] and new["rules"] == record["rules"]
+    token2 = client.post(f"/api/tables/{new['id']}/join", json={"name": "Ann", "seat": 0}).json()["token"]
+    assert client.post(f"/api/tables/{new['id']}/start", json={"token": token2}).json()["state"] == "playing"
+    last = play_over_socket(client, new["id"], token2, random.Random(3), [])
+    assert last["state"] == "over", last.get("error")
+    done = client.get(f"/api/tables/{new['id']}/transcript").json()
+    assert done["decisions"][:len(record["decisions"])] == record["decisions"]  # it went on from there
+    assert len(done["decisions"]) > len(record["decisions"])
+    assert replay(content, done).result is not None
+
+
+@pytest.mark.parametrize("resume, message", [
+    ("not a game", "'resume' must be a saved game"),
+    ({"seed": 1}, "no 'rules'"),
+])
+def test_a_wrong_saved_game_is_told_in_a_sentence(two: Any, resume: Any, message: str) -> None:
+    _, client = two
+    got = client.post("/api/tables", json={"resume": resume})
+    assert got.status_code == 400 and message in got.json()["error"], got.text
+
+
+def test_a_saved_game_that_is_over_cannot_go_on(two: Any, content: Any) -> None:
+    lobby, client = two
+    tid = next(iter(lobby.tables))
+    token = client.post(f"/api/tables/{tid}/join", json={"name": "Ann"}).json()["token"]
+    client.post(f"/api/tables/{tid}/start", json={"token": token})
+    play_over_socket(client, tid, token, random.Random(1), [])
+    record = client.get(f"/api/tables/{tid}/transcript").json()
+    new = client.post("/api/tables", json={"resume": record}).json()
+    token2 = client.post(f"/api/tables/{new['id']}/join", json={"name": "Ann", "seat": 0}).json()["token"]
+    got = client.post(f"/api/tables/{new['id']}/start", json={"token": token2})
+    assert got.status_code == 400 and "the saved game is over" in got.json()["error"]

@@ -103,9 +103,23 @@ async function newTable() {
   refreshLobby();
 }
 
+async function readSaved(file) {
+  try { return JSON.parse(await file.text()); } catch (e) { status(`${file.name} is not a saved game (not JSON)`); return null; }
+}
+
+async function resumeTable(file) {
+  const record = await readSaved(file);
+  if (record === null) return;
+  try { await api("/api/tables", {resume: record}); } catch (e) { status(e.message); }
+  refreshLobby();
+}
+
 // ------------------------------------------------------------------ the table
 
 function openTable(tid) {
+  if (state.tableId !== tid) {  // another table: nothing of the last one's page stays
+    Object.assign(state, {frame: null, table: null, request: null, requestId: null, data: {}, picked: [], refused: null});
+  }
   state.tableId = tid;
   state.token = localStorage.getItem(tokenKey(tid));
   show("table");
@@ -355,8 +369,8 @@ function renderRequest() {
 // ------------------------------------------------------------------ the replay viewer
 
 async function openReplay(file) {
-  let record;
-  try { record = JSON.parse(await file.text()); } catch (e) { status(`${file.name} is not a saved game (not JSON)`); return; }
+  const record = await readSaved(file);
+  if (record === null) return;
   try { state.replay = await api("/api/replays", record); } catch (e) { status(e.message); return; }
   const sel = $("replay-seat");
   sel.replaceChildren(...Array.from({length: state.replay.players}, (_, i) => el("option", {value: i, text: `seat ${i}`})));
@@ -399,6 +413,7 @@ $("nav-replay").onclick = () => show("replay");
 $("new-table").onclick = newTable;
 $("name").value = localStorage.getItem("sgs-name") || "";
 $("replay-file").onchange = (ev) => { if (ev.target.files.length) openReplay(ev.target.files[0]); };
+$("resume-file").onchange = (ev) => { if (ev.target.files.length) resumeTable(ev.target.files[0]); };
 $("replay-seat").onchange = () => replayGo(state.replayStep);
 $("replay-first").onclick = () => replayGo(0);
 $("replay-back").onclick = () => replayGo(state.replayStep - 1);
