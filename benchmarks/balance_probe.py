@@ -29,9 +29,9 @@ from typing import Any, Optional
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sgs_dsl.loader import load_content  # noqa: E402
-from sgs_runtime.beliefs import alignment  # noqa: E402
-from sgs_runtime.game import Game  # noqa: E402
-from sgs_runtime.simulate import game_seed, make_agent  # noqa: E402
+from sgs_runtime.agents.beliefs import alignment  # noqa: E402
+from sgs_runtime.resolution.game import Game  # noqa: E402
+from sgs_runtime.runs.simulate import game_seed, make_agent  # noqa: E402
 
 
 class _Watched(list):  # type: ignore[type-arg]

@@ -26,7 +26,7 @@ import tracemalloc
 from typing import Any
 
 from sgs_dsl.loader import load_content
-from sgs_runtime.simulate import game_seed, play_one, simulate
+from sgs_runtime.runs.simulate import game_seed, play_one, simulate
 
 COLD_LOAD = """
 import time

@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from sgs_dsl.loader import load_content
-from sgs_runtime.simulate import game_seed, play_one
+from sgs_runtime.runs.simulate import game_seed, play_one
 
 AGENTS = ("random", "heuristic")
 

@@ -118,8 +118,8 @@ class Tally:
 def play_batch(content: Any, players: int, agents: str, seeds: list[int], tally: Tally) -> float:
     """Play games with these seeds (as ``simulate.play_one`` does, with counting agents); their wall time."""
     from sgs_runtime.errors import LimitExceeded
-    from sgs_runtime.game import Game
-    from sgs_runtime.simulate import make_agent
+    from sgs_runtime.resolution.game import Game
+    from sgs_runtime.runs.simulate import make_agent
 
     rules = content.ruleset("identity")
     total = 0.0
@@ -176,7 +176,7 @@ class Peer:
 
 def measure_play(games: int, rounds: int, peer_games: int, use_peer: bool) -> dict[str, Any]:
     from sgs_dsl.loader import load_content
-    from sgs_runtime.simulate import game_seed
+    from sgs_runtime.runs.simulate import game_seed
 
     content = load_content()
     configs = [(n, a) for n in PLAYERS for a in AGENTS]
@@ -251,7 +251,7 @@ def sgs_command() -> tuple[list[str], str]:
 
 
 IMPORT_CLI = "import time; t = time.perf_counter(); import sgs_cli.main; print(time.perf_counter() - t)"
-IMPORT_ALL = ("import time; t = time.perf_counter(); import sgs_dsl.loader, sgs_runtime.simulate; "
+IMPORT_ALL = ("import time; t = time.perf_counter(); import sgs_dsl.loader, sgs_runtime.runs.simulate; "
               "print(time.perf_counter() - t)")
 BUILD = ("import time; from sgs_dsl.loader import build; t = time.perf_counter(); c, d = build(); "
          "assert not d, d; print(time.perf_counter() - t)")

@@ -33,7 +33,7 @@ from typing import Any, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sgs_runtime.simulate import game_seed, play_one, wilson  # noqa: E402
+from sgs_runtime.runs.simulate import game_seed, play_one, wilson  # noqa: E402
 
 _CONTENT: list[Any] = []
 

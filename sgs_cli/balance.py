@@ -1,6 +1,6 @@
 """``sgs simulate --compare A B`` and ``--force-hero ID``: the A/B runs of the simulate command.
 
-The runs themselves are :func:`sgs_runtime.abtest.compare`; here the command's folders become
+The runs themselves are :func:`sgs_runtime.runs.abtest.compare`; here the command's folders become
 contents and its answer is printed.
 """
 
@@ -11,8 +11,8 @@ from typing import Any, Callable, Optional
 
 import click
 
-from sgs_runtime.abtest import Arm, compare
 from sgs_runtime.errors import did_you_mean
+from sgs_runtime.runs.abtest import Arm, compare
 
 #: the sub-folders of a content tree (a folder with all of them is a tree, else a pack on top of the base)
 TREE_FOLDERS = ("cards", "heroes", "rules")

@@ -50,7 +50,7 @@ class Checked:
     """One check of a document: its diagnostics and the content it was checked with."""
 
     diagnostics: list[Diagnostic]
-    content: Any  # sgs_runtime.definitions.Content, loaded with the document (None: not loaded)
+    content: Any  # sgs_runtime.state.definitions.Content, loaded with the document (None: not loaded)
     kind: str  # "content", "case" or "" (a YAML file that is neither: not checked)
 
 
@@ -269,8 +269,7 @@ class Item:
 def _vocabulary() -> list[Item]:
     """The runtime's attributes, methods, functions and globals, with what each is."""
     from sgs_dsl.compiler import GLOBALS, KEYED
-    from sgs_runtime import vocabulary as V
-
+    from sgs_runtime.resolution import vocabulary as V
     items: list[Item] = []
     for table, what in ((V.PLAYER_ATTRS, "player"), (V.CARD_ATTRS, "card"), (V.LIST_ATTRS, "list"),
                         (V.JUDGE_ATTRS, "judge result")):
@@ -292,7 +291,7 @@ def _members() -> list[Item]:
 
 
 def _timings(content: Any) -> list[Item]:
-    from sgs_runtime.events import TIMINGS
+    from sgs_runtime.state.events import TIMINGS
 
     items = [Item(name, "timing", f"timing point ({t.event.kind})" if hasattr(t.event, "kind") else "timing point",
                   t.doc, rank=0) for name, t in TIMINGS.items()]
@@ -301,8 +300,8 @@ def _timings(content: Any) -> list[Item]:
 
 
 def _event_fields(timing: Optional[str]) -> list[Item]:
-    from sgs_runtime import events
-    from sgs_runtime.vocabulary import EVENT_COMMON
+    from sgs_runtime.resolution.vocabulary import EVENT_COMMON
+    from sgs_runtime.state import events
 
     classes = [events.TIMINGS[timing].event] if timing in events.TIMINGS else [
         c for c in vars(events).values() if isinstance(c, type) and issubclass(c, events.Event)]
@@ -530,7 +529,7 @@ def hover(text: str, row: int, col: int, content: Any) -> Optional[tuple[int, in
     found = _defined(content, word)
     if found is not None:
         return start, end, _describe(*found)
-    from sgs_runtime.events import TIMINGS
+    from sgs_runtime.state.events import TIMINGS
 
     if word in TIMINGS and re.search(r"\bon\s*:\s*$", line[:start]):
         return start, end, f"timing point `{word}`: {TIMINGS[word].doc}"

@@ -210,7 +210,7 @@ def list_(what: str, pack_args: tuple[str, ...], as_json: bool, content_dir: Opt
     """List cards, the deck, heroes, skills or rules files.
 
     --pack takes a pack id (only that pack is listed) or a pack folder (added to the content)."""
-    from sgs_runtime.catalog import LISTS
+    from sgs_runtime.records.catalog import LISTS
 
     folders = tuple(Path(a) for a in pack_args if Path(a).is_dir())
     ids = [a for a in pack_args if not Path(a).is_dir()]
@@ -235,7 +235,7 @@ def list_(what: str, pack_args: tuple[str, ...], as_json: bool, content_dir: Opt
 
 def _row_text(what: str, r: dict[str, Any]) -> str:
     if what == "deck":
-        from sgs_runtime.model import SUIT_SIGN, rank_text
+        from sgs_runtime.state.model import SUIT_SIGN, rank_text
 
         return f"{r['name_zh']:<6} {r['id']:<18} {SUIT_SIGN[r['suit']]}{rank_text(r['rank'])}"
     if what == "heroes":
@@ -451,8 +451,8 @@ def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optio
     Balance runs (docs/balance-reports.md): --fair-pool, --compare A B, --force-hero ID."""
     from sgs_dsl.loader import content_spec
     from sgs_runtime.errors import UsageError
-    from sgs_runtime.simulate import check_agents, check_pool, combine, fair_deals, table_size
-    from sgs_runtime.simulate import simulate as run
+    from sgs_runtime.runs.simulate import check_agents, check_pool, combine, fair_deals, table_size
+    from sgs_runtime.runs.simulate import simulate as run
 
     counts = _player_counts(players_text) if players_text is not None else None
     packs = _packs(pack_dirs)
@@ -525,7 +525,7 @@ def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optio
     if not ab:
         rep = combine(reports)
     if report_dir is not None:
-        from sgs_runtime.report import write_report
+        from sgs_runtime.runs.report import write_report
 
         try:
             files = write_report(rep, report_dir)
@@ -627,8 +627,8 @@ def play(players: Optional[int], seed: Optional[int], rules_id: Optional[str], s
     (quit, the end of input, Ctrl-D, or Ctrl-C: the game is saved first)."""
     import random
 
-    from sgs_runtime.replay import TranscriptError, check_record
-    from sgs_runtime.simulate import check_agents, table_size
+    from sgs_runtime.records.replay import TranscriptError, check_record
+    from sgs_runtime.runs.simulate import check_agents, table_size
 
     from .terminal import Left, play_terminal
 
@@ -655,7 +655,7 @@ def play(players: Optional[int], seed: Optional[int], rules_id: Optional[str], s
         raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players")
     if not 0 <= seat < players:
         raise click.UsageError(f"--seat must be between 0 and {players - 1}")
-    from sgs_runtime.simulate import check_agents
+    from sgs_runtime.runs.simulate import check_agents
 
     try:
         check_agents(agents, rules, players)
@@ -719,11 +719,11 @@ def replay(transcript_file: Path, as_json: bool, seat: Optional[int], spectator:
 
     By default everything is told (for explanations); --seat N tells only what seat N saw.
     A transcript played with other content is refused unless --force is given."""
-    from sgs_runtime.narrate import explain as explained
-    from sgs_runtime.narrate import merged, story
-    from sgs_runtime.replay import ContentMismatch, TranscriptError
-    from sgs_runtime.replay import replay as run
-    from sgs_runtime.visibility import log_view
+    from sgs_runtime.records.narrate import explain as explained
+    from sgs_runtime.records.narrate import merged, story
+    from sgs_runtime.records.replay import ContentMismatch, TranscriptError
+    from sgs_runtime.records.replay import replay as run
+    from sgs_runtime.state.visibility import log_view
 
     if (explain or why) and (seat is not None or spectator):
         raise click.UsageError("--explain and --why tell everything: they cannot be used with --seat or --spectator")

@@ -1,7 +1,7 @@
 """A game in the terminal: one person's seat, bots at the others.
 
 The person answers the same requests a bot does, through the presentation model
-(:mod:`sgs_runtime.present`) of their seat's view: the table, their hand, each
+(:mod:`sgs_runtime.records.present`) of their seat's view: the table, their hand, each
 question in words with its choices numbered and what Enter does. Between the
 questions the log is told in sentences, as the seat saw it. Commands work at
 every prompt (``help`` lists them): ``back`` takes back the last choice not yet
@@ -26,15 +26,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from sgs_runtime import present as P
-from sgs_runtime.definitions import Content, Ruleset
 from sgs_runtime.errors import GameError, IllegalDecision
-from sgs_runtime.game import Game
-from sgs_runtime.replay import resume, transcript
-from sgs_runtime.requests import PlayRequest, Request
-from sgs_runtime.seatview import SeatView, ask_agent
-from sgs_runtime.simulate import make_agent
-from sgs_runtime.visibility import log_view
+from sgs_runtime.records import present as P
+from sgs_runtime.records.replay import resume, transcript
+from sgs_runtime.resolution.game import Game
+from sgs_runtime.resolution.requests import PlayRequest, Request
+from sgs_runtime.runs.simulate import make_agent
+from sgs_runtime.state.definitions import Content, Ruleset
+from sgs_runtime.state.seatview import SeatView, ask_agent
+from sgs_runtime.state.visibility import log_view
 
 #: what a person may type at any prompt, besides an answer
 COMMANDS = {
@@ -320,7 +320,7 @@ class HumanAgent:
         return f"a number from {low} to {n}"
 
     def _parse(self, step: dict[str, Any], text: str) -> Any:
-        """The value a typed line gives a step; :class:`~sgs_runtime.present.AnswerError` if it gives none."""
+        """The value a typed line gives a step; :class:`~sgs_runtime.records.present.AnswerError` if it gives none."""
         choices = step["choices"]
         if text == "":
             if not step["default_text"]:

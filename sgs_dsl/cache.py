@@ -43,9 +43,9 @@ import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Iterator, MutableMapping
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Iterator, MutableMapping
 from typing import Any, Optional
 
 #: the first bytes of an entry: the format, then a checksum of what follows

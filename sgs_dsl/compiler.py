@@ -2,7 +2,7 @@
 
 One pass does both: every name, attribute, call and statement is checked
 against what the content declares (card, hero, skill, phase, mark ...) and
-what the runtime offers (:mod:`sgs_runtime.vocabulary`, timing points), and
+what the runtime offers (:mod:`sgs_runtime.resolution.vocabulary`, timing points), and
 turned into Python source (:mod:`sgs_dsl.codegen`). Problems become
 :class:`Diagnostic` objects at the exact line and column of the offending
 word; compilation carries on so that one run reports every problem.
@@ -21,13 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Optional
 
-from sgs_runtime import ops
-from sgs_runtime.events import TIMINGS, Event, SignalEvent
-from sgs_runtime.frame import BreakLoop, Frame, StopEffect
-from sgs_runtime.model import Card, Player, VirtualCard, card_is, parse_card_text
-from sgs_runtime.quantities import INF, quantity
-from sgs_runtime.respond import RESCUE
-from sgs_runtime.vocabulary import (
+from sgs_runtime.resolution import ops
+from sgs_runtime.resolution.quantities import INF, quantity
+from sgs_runtime.resolution.respond import RESCUE
+from sgs_runtime.resolution.vocabulary import (
     CARD_ATTRS,
     COMPREHENSIONS,
     EVENT_COMMON,
@@ -40,6 +37,9 @@ from sgs_runtime.vocabulary import (
     element_type,
     list_type,
 )
+from sgs_runtime.state.events import TIMINGS, Event, SignalEvent
+from sgs_runtime.state.frame import BreakLoop, Frame, StopEffect
+from sgs_runtime.state.model import Card, Player, VirtualCard, card_is, parse_card_text
 
 from . import ast as A
 from .codegen import Code, Line, Unit, body, code, join

@@ -1,6 +1,6 @@
 """Warnings about content that loads but is probably not what its author meant.
 
-:func:`lint_content` reads the built :class:`~sgs_runtime.definitions.Content`, the
+:func:`lint_content` reads the built :class:`~sgs_runtime.state.definitions.Content`, the
 documents it was built from (for positions) and the syntax trees of their snippets.
 Each warning is a :class:`~sgs_dsl.errors.Diagnostic` of severity ``warning``:
 
@@ -26,7 +26,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
 
-from sgs_runtime.definitions import Content
+from sgs_runtime.state.definitions import Content
 
 from . import ast as A
 from .errors import Diagnostic
@@ -37,7 +37,7 @@ __all__ = ["lint_content", "ENGINE_OPTIONS"]
 
 def _engine_options() -> frozenset[str]:
     """The rules options the engine itself reads (not through ``option(NAME)``)."""
-    from sgs_runtime.turn import ROLE_TABLE_OPTION
+    from sgs_runtime.resolution.turn import ROLE_TABLE_OPTION
 
     return frozenset({ROLE_TABLE_OPTION})
 

@@ -30,10 +30,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
-from sgs_runtime import definitions as D
-from sgs_runtime.events import TIMINGS, SignalEvent
-from sgs_runtime.model import SIGN_SUIT, SUITS, TEXT_RANK
-from sgs_runtime.vocabulary import SYMBOLS
+from sgs_runtime.resolution.vocabulary import SYMBOLS
+from sgs_runtime.state import definitions as D
+from sgs_runtime.state.events import TIMINGS, SignalEvent
+from sgs_runtime.state.model import SIGN_SUIT, SUITS, TEXT_RANK
 
 from . import ast as A
 from .cache import Cache, default_cache, engine_stamp
@@ -339,7 +339,7 @@ class _Entry:
 
 
 class Loader:
-    """Builds :class:`~sgs_runtime.definitions.Content` from files."""
+    """Builds :class:`~sgs_runtime.state.definitions.Content` from files."""
 
     def __init__(self, cache: Optional[Cache] = None) -> None:
         self.cache = cache
@@ -1516,7 +1516,7 @@ def load_content(content_dir: Optional[Path | str] = None, extra: Iterable[Path]
         return _CACHE[key]
     content, diags = build(Path(content_dir) if content_dir is not None else None, extra, packs=packs)
     if not [d for d in diags if d.severity == "error"]:
-        from sgs_runtime.replay import content_fingerprint
+        from sgs_runtime.records.replay import content_fingerprint
 
         content_fingerprint(content)  # now, while the files' names still resolve from this folder
     errors = [d for d in diags if d.severity == "error"]

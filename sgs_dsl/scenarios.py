@@ -20,12 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
-from sgs_runtime.definitions import Content
 from sgs_runtime.errors import GameError, IllegalDecision, LimitExceeded, SgsError
-from sgs_runtime.frame import Frame
-from sgs_runtime.game import Game, Limits, SeatSetup, TableSetup
-from sgs_runtime.model import SIGN_SUIT, SUIT_SIGN, TEXT_RANK, Card, Player, Zone, rank_text
-from sgs_runtime.requests import (
+from sgs_runtime.resolution.game import Game, Limits, SeatSetup, TableSetup
+from sgs_runtime.resolution.requests import (
     ArrangeRequest,
     CardsRequest,
     ConfirmRequest,
@@ -37,6 +34,9 @@ from sgs_runtime.requests import (
     RespondRequest,
     Response,
 )
+from sgs_runtime.state.definitions import Content
+from sgs_runtime.state.frame import Frame
+from sgs_runtime.state.model import SIGN_SUIT, SUIT_SIGN, TEXT_RANK, Card, Player, Zone, rank_text
 
 from .compiler import Compiler, Scope
 from .errors import ContentError, Diagnostic, did_you_mean
@@ -73,14 +73,14 @@ class CaseResult:
         out: dict[str, Any] = {"file": self.file, "name": self.name, "passed": self.passed, "reason": self.reason,
                                "line": self.line}
         if records:
-            from sgs_runtime.narrate import merged
+            from sgs_runtime.records.narrate import merged
 
             out["records"] = merged(self.log, self.trace)
         return out
 
     def explain(self) -> list[str]:
         """The story of the case's game, with every request, answer and skill offered (``--explain``)."""
-        from sgs_runtime.narrate import explain
+        from sgs_runtime.records.narrate import explain
 
         return explain(self.log, self.trace)
 
@@ -322,7 +322,7 @@ class _CaseCheck:
     # ------------------------------------------------------------ parts
 
     def options(self) -> None:
-        from sgs_runtime.turn import ROLE_TABLE_OPTION
+        from sgs_runtime.resolution.turn import ROLE_TABLE_OPTION
 
         rules = self.rules
         for name, value in (self.data.get("options") or {}).items():
@@ -441,7 +441,7 @@ class _CaseCheck:
 
     def hit_points(self) -> None:
         """hp and max_hp as the table will have them (the rules' uniform hp, the lord's bonus)."""
-        from sgs_runtime.turn import setup_table
+        from sgs_runtime.resolution.turn import setup_table
 
         seats = self.data["seats"]
         table = TableSetup([SeatSetup(hero=self.content.canonical(s["hero"]), role=s["role"], hp=s.get("hp"),

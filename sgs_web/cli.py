@@ -54,7 +54,7 @@ def serve(host: str, port: int, rules_id: Optional[str], players: Optional[int],
     server with Ctrl-C (its games end with it: save them first from the page)."""
     from sgs_cli.main import _load, _packs
     from sgs_runtime.errors import SgsError
-    from sgs_runtime.simulate import check_agents
+    from sgs_runtime.runs.simulate import check_agents
 
     try:
         import starlette  # noqa: F401

@@ -1,22 +1,22 @@
 """What one seat's page is sent: built only from that seat's view.
 
-A frame is JSON: the table as the seat sees it (``sgs_runtime.present.table_model`` of its
-:class:`~sgs_runtime.seatview.SeatView`), the request it is asked, masked for it
-(``request_model``), and the log as it saw it (:func:`~sgs_runtime.visibility.log_view`
+A frame is JSON: the table as the seat sees it (``sgs_runtime.records.present.table_model`` of its
+:class:`~sgs_runtime.state.seatview.SeatView`), the request it is asked, masked for it
+(``request_model``), and the log as it saw it (:func:`~sgs_runtime.state.visibility.log_view`
 told in sentences). Nothing else of the game goes into it, so no card the seat may not see
 reaches its browser. The page's answer comes back as JSON and is turned into the engine's
-answer by ``sgs_runtime.present.answer_from``, against the same masked request (tables.py).
+answer by ``sgs_runtime.records.present.answer_from``, against the same masked request (tables.py).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from sgs_runtime.present import log_lines, request_model, table_model
-from sgs_runtime.visibility import log_view
+from sgs_runtime.records.present import log_lines, request_model, table_model
+from sgs_runtime.state.visibility import log_view
 
 if TYPE_CHECKING:  # pragma: no cover
-    from sgs_runtime.game import Game
+    from sgs_runtime.resolution.game import Game
 
 #: the log lines a page is sent with each frame (the last ones)
 LOG_LINES = 200

@@ -1,6 +1,6 @@
 """The replay viewer's side: a saved game (its seed and decisions) stepped forward and back.
 
-A transcript (sgs_runtime/replay.py) is checked, then played back once for each seat the viewer
+A transcript (sgs_runtime/records/replay.py) is checked, then played back once for each seat the viewer
 asks for; after the start and after each decision the table is kept as that seat saw it
 (``table_model`` of its view) with the log as it saw it, so that stepping back is reading an
 earlier step. A game saved before its end is shown up to its last decision.
@@ -13,14 +13,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
 from sgs_runtime.errors import GameError, UsageError
-from sgs_runtime.present import table_model
-from sgs_runtime.replay import check_content, check_record, resume
+from sgs_runtime.records.present import table_model
+from sgs_runtime.records.replay import check_content, check_record, resume
 
 from .frames import SeatLog, result_model
 
 if TYPE_CHECKING:  # pragma: no cover
-    from sgs_runtime.definitions import Content
-    from sgs_runtime.game import Game
+    from sgs_runtime.resolution.game import Game
+    from sgs_runtime.state.definitions import Content
 
 
 @dataclass

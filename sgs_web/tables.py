@@ -27,13 +27,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from sgs_runtime.definitions import Content, Ruleset
 from sgs_runtime.errors import SgsError, UsageError
-from sgs_runtime.game import Game
-from sgs_runtime.present import answer_from, request_model
-from sgs_runtime.replay import check_content, check_record, resume, transcript
-from sgs_runtime.seatview import SeatView, ask_agent
-from sgs_runtime.simulate import check_agents, make_agent
+from sgs_runtime.records.present import answer_from, request_model
+from sgs_runtime.records.replay import check_content, check_record, resume, transcript
+from sgs_runtime.resolution.game import Game
+from sgs_runtime.runs.simulate import check_agents, make_agent
+from sgs_runtime.state.definitions import Content, Ruleset
+from sgs_runtime.state.seatview import SeatView, ask_agent
 
 from .frames import SeatLog, result_model, seat_frame
 
@@ -150,7 +150,7 @@ class Table:
         self.request_id = 0
         self.pending: dict[int, Any] = {}  # seat -> the masked request it is asked
         self._last_refresh = 0.0
-        # a saved game this table goes on with (its seed and decisions: sgs_runtime/replay.py)
+        # a saved game this table goes on with (its seed and decisions: sgs_runtime/records/replay.py)
         self.record = record
         self._first: Optional[Any] = None  # the request a resumed game waits for
 
@@ -357,7 +357,7 @@ class Table:
             listener(message)
 
     def transcript(self) -> dict[str, Any]:
-        """The game's seed and decisions so far (sgs_runtime/replay.py): ``sgs replay`` and the viewer read it."""
+        """The game's seed and decisions so far (sgs_runtime/records/replay.py): ``sgs replay`` and the viewer read it."""
         if self.game is None:
             raise UsageError("the game has not started: there is nothing to save yet")
         with self.lock:

@@ -1,4 +1,4 @@
-"""Balance statistics (sgs_runtime/stats.py, abtest.py): intervals and tests on known numbers, the
+"""Balance statistics (sgs_runtime/runs/stats.py, abtest.py): intervals and tests on known numbers, the
 balanced deal, A/B runs that find a strengthened hero, and the report's files, warnings and fields."""
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sgs_dsl.loader import content_spec, load_content
-from sgs_runtime.abtest import Arm, changed_heroes, compare
-from sgs_runtime.game import Limits
-from sgs_runtime.simulate import TIMING_FIELDS, play_one, run_report, simulate
-from sgs_runtime.stats import (
+from sgs_runtime.resolution.game import Limits
+from sgs_runtime.runs.abtest import Arm, changed_heroes, compare
+from sgs_runtime.runs.simulate import TIMING_FIELDS, play_one, run_report, simulate
+from sgs_runtime.runs.stats import (
     MIN_SAMPLE,
     balanced_deals,
     force_hero,
@@ -274,7 +274,7 @@ def test_skill_win_rate_when_used_counts_each_seat_once(content) -> None:  # typ
 
 def test_report_warns_of_limits_and_small_samples(content, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("matplotlib")
-    from sgs_runtime.report import write_report
+    from sgs_runtime.runs.report import write_report
 
     rules = content.ruleset()
     summaries = [play_one(content, rules.id, 5, 100 + i, i, limits=Limits(turns=3 if i < 2 else 600))

@@ -1,4 +1,4 @@
-"""Beliefs over the hidden roles (sgs_runtime/beliefs.py) and how simulations measure them."""
+"""Beliefs over the hidden roles (sgs_runtime/agents/beliefs.py) and how simulations measure them."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sgs_dsl.loader import load_content
-from sgs_runtime.beliefs import Belief, act_sign, marginals
-from sgs_runtime.bots import HeuristicAgent
-from sgs_runtime.game import Game, SeatSetup, TableSetup
-from sgs_runtime.model import Card
-from sgs_runtime.seatview import ask_agent
-from sgs_runtime.simulate import game_seed, simulate
+from sgs_runtime.agents.beliefs import Belief, act_sign, marginals
+from sgs_runtime.agents.bots import HeuristicAgent
+from sgs_runtime.resolution.game import Game, SeatSetup, TableSetup
+from sgs_runtime.runs.simulate import game_seed, simulate
+from sgs_runtime.state.model import Card
+from sgs_runtime.state.seatview import ask_agent
 
 HEROES = ["zhangfei", "guanyu", "caocao", "liubei", "sunquan"]
 
@@ -182,7 +182,7 @@ def _lijian_table(content: Any, lord_hand: list[str]) -> Game:
 
 def _sow_dissension(g: Game, answer: Any) -> None:
     """離間: 关羽 is made to Duel 刘备; every later request is answered by ``answer``."""
-    from sgs_runtime.requests import PlayAction, PlayRequest
+    from sgs_runtime.resolution.requests import PlayAction, PlayRequest
 
     req = g.start()
     assert isinstance(req, PlayRequest) and req.player.seat == 0

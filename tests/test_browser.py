@@ -17,8 +17,8 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed (pip insta
 sync_api = pytest.importorskip("playwright.sync_api",
                                reason="the browser-test extra is not installed (pip install -e '.[browser-test]')")
 
-from sgs_runtime.replay import replay  # noqa: E402
-from sgs_runtime.visibility import visible  # noqa: E402
+from sgs_runtime.records.replay import replay  # noqa: E402
+from sgs_runtime.state.visibility import visible  # noqa: E402
 from sgs_web.pagedriver import answer_once, launch, play_until, take_seat  # noqa: E402
 from sgs_web.server import serving  # noqa: E402
 from sgs_web.tables import Lobby, Table  # noqa: E402
@@ -101,8 +101,8 @@ def test_a_whole_two_player_game_is_played_through_the_page_then_saved_and_repla
         page.close()
 
 
-def test_a_five_player_game_for_some_turns_shows_the_table(browser: Any, content: Any) -> None:
-    lobby, server = served(content, "identity", 5, seed=21)
+def test_a_whole_five_player_game_is_played_through_the_page_and_shows_the_table(browser: Any, content: Any) -> None:
+    lobby, server = served(content, "identity", 5, seed=5)
     with server as url:
         page = browser.new_page()
         take_seat(page, url, "Ann")
@@ -120,6 +120,9 @@ def test_a_five_player_game_for_some_turns_shows_the_table(browser: Any, content
             hand = page.inner_text("#hand")
             assert game.players[0].hand.cards[0].kind.name.zh in hand
         assert page.locator("#log li").count() > 5
+        play_until(page, random.Random(4), lambda: False)  # and on to the end of the game
+        assert " won — you " in page.inner_text("#result")
+        assert table.state == "over" and game.result is not None and game.turn_number > 4
         page.close()
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from sgs_dsl.loader import check_content, load_content
-from sgs_runtime.game import Game, SeatSetup, TableSetup
-from sgs_runtime.model import Card
+from sgs_runtime.resolution.game import Game, SeatSetup, TableSetup
+from sgs_runtime.state.model import Card
 
 PACK = """# a test pack
 pack: model_test
@@ -105,7 +105,7 @@ def test_a_thunder_slash_answers_a_request_for_a_slash() -> None:
                         SeatSetup("zhangfei", "rebel", hand=[thunder])],
                        [Card(2, kinds["jink"], "heart", 2)], [], [], 0, "play")
     game = Game(content, content.ruleset("maneuvering"), table=table)
-    from sgs_runtime.requests import PlayAction, Response
+    from sgs_runtime.resolution.requests import PlayAction, Response
 
     req = game.start()
     assert req is not None and req.kind == "play"

@@ -15,7 +15,7 @@ from sgs_dsl.compiler import Compiler, Scope
 from sgs_dsl.loader import build, load_content
 from sgs_dsl.parser import Origin, parse_block, parse_expression
 from sgs_runtime.errors import GameError
-from sgs_runtime.frame import Frame
+from sgs_runtime.state.frame import Frame
 
 CONTENT = load_content()
 

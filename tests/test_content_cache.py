@@ -125,7 +125,7 @@ def test_what_is_stored_is_the_parser_s_result_whatever_is_done_to_it_later(refe
 
 
 def test_a_game_plays_the_same_with_cached_content(reference: Reference, warm: Path) -> None:
-    from sgs_runtime.simulate import play_one
+    from sgs_runtime.runs.simulate import play_one
 
     cached, _ = build()
     a = play_one(reference.content, "identity", 5, seed=7)

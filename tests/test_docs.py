@@ -27,8 +27,7 @@ import pytest
 
 from sgs_dsl.compiler import GLOBALS, KEYED
 from sgs_dsl.lark_parser import grammar_parser
-from sgs_runtime.events import TIMINGS
-from sgs_runtime.vocabulary import (
+from sgs_runtime.resolution.vocabulary import (
     CARD_ATTRS,
     COMPREHENSIONS,
     FUNCTIONS,
@@ -37,6 +36,7 @@ from sgs_runtime.vocabulary import (
     PLAYER_ATTRS,
     PLAYER_METHODS,
 )
+from sgs_runtime.state.events import TIMINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -304,8 +304,7 @@ def test_the_timing_table_lists_the_runtimes_timing_points() -> None:
 
 
 def test_the_events_table_names_only_fields_events_have() -> None:
-    from sgs_runtime import events
-
+    from sgs_runtime.state import events
     fields = {cls.kind: set(cls.FIELDS) for cls in vars(events).values()
               if isinstance(cls, type) and issubclass(cls, events.Event) and cls is not events.Event}
     text = section(language(), "### 4.2 Events and their fields")
@@ -334,8 +333,7 @@ def _event_rows() -> dict[str, tuple[set[str], set[str], set[str]]]:
 
 
 def test_the_events_table_lists_every_event_with_all_its_fields_and_timings() -> None:
-    from sgs_runtime import events
-
+    from sgs_runtime.state import events
     rows = _event_rows()
     for cls in vars(events).values():
         if not (isinstance(cls, type) and issubclass(cls, events.Event)) or cls is events.Event:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from sgs_runtime.turn import ROLE_TABLE_OPTION
+from sgs_runtime.resolution.turn import ROLE_TABLE_OPTION
 
 ROOT = Path(__file__).parent.parent
 

@@ -18,9 +18,9 @@ from conftest import TESTS, run_cli
 from sgs_dsl.loader import load_content
 from sgs_dsl.scenarios import run_file
 from sgs_runtime.agents import RandomAgent
-from sgs_runtime.game import Game
-from sgs_runtime.narrate import explain, merged, story
-from sgs_runtime.replay import replay, transcript
+from sgs_runtime.records.narrate import explain, merged, story
+from sgs_runtime.records.replay import replay, transcript
+from sgs_runtime.resolution.game import Game
 
 CASES = TESTS / "scenarios"
 GANGLIE = CASES / "rulings2" / "ganglie_one_hand_card_must_take_damage.yaml"

@@ -13,8 +13,8 @@ import pytest
 
 from sgs_dsl.loader import check_content, load_content
 from sgs_dsl.scenarios import run_file, scenario_files
-from sgs_runtime.game import Game, SeatSetup, TableSetup
-from sgs_runtime.model import Card
+from sgs_runtime.resolution.game import Game, SeatSetup, TableSetup
+from sgs_runtime.state.model import Card
 
 TREE = Path(__file__).parent / "content_trees" / "filters"
 CASES = scenario_files([TREE / "cases"])

@@ -32,9 +32,9 @@ from sgs_dsl.parser import Origin, SyntaxProblem, parse_block, parse_expression
 from sgs_dsl.scenarios import run_file
 from sgs_runtime.agents import RandomAgent
 from sgs_runtime.errors import SgsError
-from sgs_runtime.events import TIMINGS
-from sgs_runtime.game import Game
-from sgs_runtime.replay import replay, transcript
+from sgs_runtime.records.replay import replay, transcript
+from sgs_runtime.resolution.game import Game
+from sgs_runtime.state.events import TIMINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = int(os.environ.get("SGS_FUZZ_EXAMPLES", "25"))

@@ -18,8 +18,8 @@ import pytest
 
 from sgs_dsl.loader import load_content
 from sgs_runtime.agents import RandomAgent
-from sgs_runtime.bots import HeuristicAgent
-from sgs_runtime.game import Game
+from sgs_runtime.agents.bots import HeuristicAgent
+from sgs_runtime.resolution.game import Game
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [

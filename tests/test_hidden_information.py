@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from sgs_dsl.loader import load_content
-from sgs_runtime.bots import HeuristicAgent
-from sgs_runtime.game import Game, SeatSetup, TableSetup
-from sgs_runtime.model import Card
-from sgs_runtime.requests import CardsRequest
-from sgs_runtime.seatview import ask_agent
-from sgs_runtime.visibility import HiddenCard, log_view, mask_request, unmask_answer, visible
+from sgs_runtime.agents.bots import HeuristicAgent
+from sgs_runtime.resolution.game import Game, SeatSetup, TableSetup
+from sgs_runtime.resolution.requests import CardsRequest
+from sgs_runtime.state.model import Card
+from sgs_runtime.state.seatview import ask_agent
+from sgs_runtime.state.visibility import HiddenCard, log_view, mask_request, unmask_answer, visible
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +135,7 @@ def test_a_request_hides_another_players_hand(content) -> None:  # type: ignore[
 
 
 def test_a_private_look_shows_the_looker_only(content) -> None:  # type: ignore[no-untyped-def]
-    from sgs_runtime.visibility import let_see
+    from sgs_runtime.state.visibility import let_see
 
     table = _table(content, [], [("jink", "heart", 2)], [])
     g = Game(content, content.ruleset(), table=table)
@@ -152,9 +152,9 @@ def test_a_private_look_shows_the_looker_only(content) -> None:  # type: ignore[
 
 def test_a_face_down_claim_shows_only_the_claim(content) -> None:  # type: ignore[no-untyped-def]
     """A question about 蛊惑's claim, and a window against it, show the others the claimed kind only."""
-    from sgs_runtime.events import DeclareEvent
-    from sgs_runtime.model import VirtualCard
-    from sgs_runtime.requests import ConfirmRequest
+    from sgs_runtime.resolution.requests import ConfirmRequest
+    from sgs_runtime.state.events import DeclareEvent
+    from sgs_runtime.state.model import VirtualCard
 
     table = _table(content, [("jink", "diamond", 2)], [], [])
     g = Game(content, content.ruleset(), table=table)

@@ -26,12 +26,9 @@ from click.testing import CliRunner
 from sgs_cli.main import main
 from sgs_cli.terminal import HumanAgent
 from sgs_dsl.loader import load_content
-from sgs_runtime import invariants
 from sgs_runtime.agents import RandomAgent
 from sgs_runtime.errors import GameError, IllegalDecision
-from sgs_runtime.game import Game, SeatSetup, TableSetup
-from sgs_runtime.model import Card, Player
-from sgs_runtime.replay import (
+from sgs_runtime.records.replay import (
     ContentMismatch,
     TranscriptError,
     TranscriptWarning,
@@ -39,7 +36,8 @@ from sgs_runtime.replay import (
     replay,
     transcript,
 )
-from sgs_runtime.requests import (
+from sgs_runtime.resolution.game import Game, SeatSetup, TableSetup
+from sgs_runtime.resolution.requests import (
     ArrangeRequest,
     CardsRequest,
     ConfirmRequest,
@@ -50,8 +48,10 @@ from sgs_runtime.requests import (
     RespondRequest,
     Response,
 )
-from sgs_runtime.seatview import ask_agent
-from sgs_runtime.use import make_play_request
+from sgs_runtime.resolution.use import make_play_request
+from sgs_runtime.runs import invariants
+from sgs_runtime.state.model import Card, Player
+from sgs_runtime.state.seatview import ask_agent
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = load_content()
@@ -434,7 +434,7 @@ def test_a_transcript_carries_the_engine_version_and_a_content_fingerprint() -> 
 
 def test_the_fingerprint_is_the_same_in_another_process_and_for_a_copy(tmp_path: Path) -> None:
     here = content_fingerprint(CONTENT)
-    code = "from sgs_dsl.loader import load_content; from sgs_runtime.replay import content_fingerprint; " \
+    code = "from sgs_dsl.loader import load_content; from sgs_runtime.records.replay import content_fingerprint; " \
            "print(content_fingerprint(load_content()))"
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, check=True)
     assert other.stdout.strip() == here  # another process, another working folder
@@ -716,7 +716,7 @@ def _hostile(req: Any, g: Game) -> list[Any]:
         if cs:
             out += [[cs[0], cs[0]], [c.seat if isinstance(c, Player) else c.id for c in cs[:max(1, req.max)]]]
     if isinstance(req, PlayRequest):
-        from sgs_runtime.legal import play_actions
+        from sgs_runtime.resolution.legal import play_actions
 
         for a in play_actions(req, limit=50):
             if a.targets:

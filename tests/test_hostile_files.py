@@ -864,7 +864,7 @@ def test_case_that_is_not_a_mapping_or_has_no_seats(content: Any, tmp_path: Path
 
 def test_a_bug_in_the_engine_fails_one_case_and_the_run_goes_on(content: Any, tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from sgs_runtime.game import Game
+    from sgs_runtime.resolution.game import Game
 
     real_start = Game.start
 

@@ -123,7 +123,7 @@ def test_deep_snippets_in_a_game_run(tmp_path: Path) -> None:
     """Just below the limit, a snippet compiles and runs inside a game's deep stack."""
     from sgs_dsl.loader import load_content
     from sgs_runtime.agents import RandomAgent
-    from sgs_runtime.game import Game
+    from sgs_runtime.resolution.game import Game
 
     cond = "1" + " + 1" * (MAX_NESTING - 5) + " > 0"
     content = load_content(None, [_pack(tmp_path, cond=cond)])

@@ -35,8 +35,8 @@ def test_hero_packs_match_the_reference(pack: str, ids: list[str]) -> None:
 
 def test_the_pools_hold_every_new_hero() -> None:
     from sgs_dsl.loader import load_content
-    from sgs_runtime.game import Game
-    from sgs_runtime.turn import hero_pool
+    from sgs_runtime.resolution.game import Game
+    from sgs_runtime.resolution.turn import hero_pool
 
     content = load_content()
     for rules_id in ("identity_all", "maneuvering_all", "wind_revised"):

@@ -152,9 +152,9 @@ def test_heroes_from_errors() -> None:
 def test_replay_needs_the_packs_of_the_game(tmp_path: Path) -> None:
     from sgs_dsl.loader import load_content
     from sgs_runtime.agents import RandomAgent
-    from sgs_runtime.game import Game
-    from sgs_runtime.narrate import story
-    from sgs_runtime.replay import transcript
+    from sgs_runtime.records.narrate import story
+    from sgs_runtime.records.replay import transcript
+    from sgs_runtime.resolution.game import Game
 
     content = load_content(packs=[SCHOLAR])
     game = Game(content, content.ruleset("scholar_identity"), players=4, seed=9)  # a seed that seats the scholar

@@ -11,10 +11,10 @@ from typing import Optional
 import pytest
 
 from sgs_dsl.loader import load_content
-from sgs_runtime.game import Game, SeatSetup, TableSetup
-from sgs_runtime.legal import play_actions
-from sgs_runtime.model import SIGN_SUIT, TEXT_RANK, Card
-from sgs_runtime.requests import PlayRequest
+from sgs_runtime.resolution.game import Game, SeatSetup, TableSetup
+from sgs_runtime.resolution.legal import play_actions
+from sgs_runtime.resolution.requests import PlayRequest
+from sgs_runtime.state.model import SIGN_SUIT, TEXT_RANK, Card
 
 CONTENT = load_content()
 _next = [5000]

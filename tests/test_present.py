@@ -1,4 +1,4 @@
-"""The presentation model (sgs_runtime/present.py): plain data from one seat's view, prompts in words,
+"""The presentation model (sgs_runtime/records/present.py): plain data from one seat's view, prompts in words,
 JSON answers turned into the requests' answers."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sgs_runtime import present as P
-from sgs_runtime.game import Game
-from sgs_runtime.model import Card
-from sgs_runtime.requests import ConfirmRequest, Request, RespondRequest
-from sgs_runtime.seatview import SeatView
-from sgs_runtime.visibility import mask_request, unmask_answer
+from sgs_runtime.records import present as P
+from sgs_runtime.resolution.game import Game
+from sgs_runtime.resolution.requests import ConfirmRequest, Request, RespondRequest
+from sgs_runtime.state.model import Card
+from sgs_runtime.state.seatview import SeatView
+from sgs_runtime.state.visibility import mask_request, unmask_answer
 
 
 def default_data(model_step: dict[str, Any], turn: int) -> Any:
@@ -132,7 +132,7 @@ def test_seat_distances_match_the_rules(content: Any) -> None:
     req = game.start()
     while req is not None and game.current is None:
         req = game.answer(0)
-    from sgs_runtime.quantities import quantity
+    from sgs_runtime.resolution.quantities import quantity
 
     model = P.table_model(game.view_for(0))
     me = game.players[0]
@@ -256,7 +256,7 @@ def test_any_json_answer_is_an_answer_or_an_answer_error(waiting: dict[str, Any]
 
 
 def test_the_judge_area_shows_a_card_lying_as_a_delayed_trick(content: Any) -> None:
-    from sgs_runtime.game import SeatSetup, TableSetup
+    from sgs_runtime.resolution.game import SeatSetup, TableSetup
 
     diamond = Card(1, content.cards["jink"], "diamond", 7)
     seats = [SeatSetup(h, r, hand=[diamond] if i == 0 else []) for i, (h, r) in enumerate(zip(
@@ -282,7 +282,7 @@ def test_the_judge_area_shows_a_card_lying_as_a_delayed_trick(content: Any) -> N
 
 
 def test_an_order_of_skills_is_told_by_their_names(content: Any) -> None:
-    from sgs_runtime.requests import OrderRequest
+    from sgs_runtime.resolution.requests import OrderRequest
 
     game = Game(content, content.ruleset("identity"), players=5, seed=1)
     game.start()

@@ -1,7 +1,7 @@
 """Property tests: random legal games keep every invariant after every step, and end.
 
 Each example is a whole game: a seed drawn by hypothesis, a RandomAgent per seat (their eagerness drawn
-too), driven request by request. After every answer :func:`sgs_runtime.invariants.check` must find nothing:
+too), driven request by request. After every answer :func:`sgs_runtime.runs.invariants.check` must find nothing:
 every card in exactly one zone, HP never above max HP and below 1 only while dying, the dead holding no
 cards. The state cache is checked all along (statecache.py): a remembered answer that differs from a fresh
 one fails the game. A failing example names its seed, which replays the game exactly.
@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sgs_dsl.loader import load_content
-from sgs_runtime import invariants
 from sgs_runtime.agents import RandomAgent
 from sgs_runtime.errors import LimitExceeded
-from sgs_runtime.events import DeathEvent
-from sgs_runtime.game import Game
+from sgs_runtime.resolution.game import Game
+from sgs_runtime.runs import invariants
+from sgs_runtime.state.events import DeathEvent
 
 CONTENT = load_content()
 RULES = CONTENT.ruleset("identity")

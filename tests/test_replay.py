@@ -11,11 +11,11 @@ from click.testing import CliRunner
 from sgs_cli.main import main
 from sgs_dsl.loader import load_content
 from sgs_runtime.agents import RandomAgent
-from sgs_runtime.bots import HeuristicAgent
+from sgs_runtime.agents.bots import HeuristicAgent
 from sgs_runtime.errors import GameError
-from sgs_runtime.game import Game
-from sgs_runtime.narrate import narrate, story
-from sgs_runtime.replay import replay, transcript
+from sgs_runtime.records.narrate import narrate, story
+from sgs_runtime.records.replay import replay, transcript
+from sgs_runtime.resolution.game import Game
 
 CONTENT = load_content()
 

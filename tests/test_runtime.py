@@ -9,13 +9,13 @@ from typing import Any, Iterator, Optional
 import pytest
 
 from sgs_dsl.loader import load_content
-from sgs_runtime import invariants
 from sgs_runtime.agents import RandomAgent
 from sgs_runtime.errors import GameError, IllegalDecision, LimitExceeded
-from sgs_runtime.game import Game, Limits, SeatSetup, TableSetup
-from sgs_runtime.model import Card, Player
-from sgs_runtime.quantities import quantity
-from sgs_runtime.requests import OptionRequest, PlayAction, PlayRequest, RespondRequest, Response
+from sgs_runtime.resolution.game import Game, Limits, SeatSetup, TableSetup
+from sgs_runtime.resolution.quantities import quantity
+from sgs_runtime.resolution.requests import OptionRequest, PlayAction, PlayRequest, RespondRequest, Response
+from sgs_runtime.runs import invariants
+from sgs_runtime.state.model import Card, Player
 
 FIVE = ["caocao", "simayi", "xiahoudun", "guojia", "zhangfei"]
 ROLES5 = ["lord", "loyalist", "traitor", "rebel", "rebel"]
@@ -495,7 +495,7 @@ def test_endless_repeat_hits_the_loop_limit(runaway: Any) -> None:
 def test_the_lord_shows_his_hero_before_the_others_choose_face_down() -> None:
     """Seed 002 (挑选角色牌): the lord chooses first and shows his hero; the others choose theirs face
     down, and all are shown together."""
-    from sgs_runtime.seatview import SeatView
+    from sgs_runtime.state.seatview import SeatView
 
     content = load_content()
     game = Game(content, content.ruleset("identity"), players=5, seed=3)

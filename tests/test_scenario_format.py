@@ -110,8 +110,8 @@ def test_a_seat_without_a_hero_needs_a_hero_pile(content: Any, tmp_path: Path) -
 def test_the_rules_deck_below_the_named_pile_follows_the_seed(content: Any, tmp_path: Path) -> None:
     from sgs_dsl.scenarios import _Case
     from sgs_dsl.yamlsafe import load_file
-    from sgs_runtime.game import Game
-    from sgs_runtime.turn import setup_table
+    from sgs_runtime.resolution.game import Game
+    from sgs_runtime.resolution.turn import setup_table
 
     def pile(seed: int) -> list[str]:
         path = _variant(tmp_path, RULES_DECK, "seed: 11", f"seed: {seed}")

@@ -9,22 +9,21 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from conftest import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sgs_runtime import fork, invariants
 from sgs_runtime.agents import RandomAgent
-from sgs_runtime.bots import HeuristicAgent
+from sgs_runtime.agents.bots import HeuristicAgent
+from sgs_runtime.agents.search import SearchAgent
 from sgs_runtime.errors import UsageError
-from sgs_runtime.game import Game
-from sgs_runtime.redeal import redeal, unknown_roles
-from sgs_runtime.replay import encode
-from sgs_runtime.requests import PlayRequest
-from sgs_runtime.search import SearchAgent
-from sgs_runtime.seatview import ask_agent
-from sgs_runtime.simulate import check_agents, make_agent
-
-from conftest import run_cli
+from sgs_runtime.records.replay import encode
+from sgs_runtime.resolution.game import Game
+from sgs_runtime.resolution.requests import PlayRequest
+from sgs_runtime.runs import fork, invariants
+from sgs_runtime.runs.simulate import check_agents, make_agent
+from sgs_runtime.state.redeal import redeal, unknown_roles
+from sgs_runtime.state.seatview import ask_agent
 
 needs_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="this platform cannot fork")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sgs_dsl.loader import load_content
-from sgs_runtime.simulate import TIMING_FIELDS, simulate
+from sgs_runtime.runs.simulate import TIMING_FIELDS, simulate
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +39,8 @@ def test_heuristic_games_are_reproducible(content) -> None:  # type: ignore[no-u
 
 def test_report_writes_csv_and_page_with_charts(content, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("matplotlib")
-    from sgs_runtime.report import write_report
-    from sgs_runtime.simulate import combine
+    from sgs_runtime.runs.report import write_report
+    from sgs_runtime.runs.simulate import combine
 
     rep = combine({n: simulate(content, players=n, games=20, seed=8) for n in (5, 8)})
     files = write_report(rep, tmp_path)
@@ -86,14 +86,14 @@ def test_card_and_skill_counts_do_not_depend_on_workers(content) -> None:  # typ
 
 
 def test_card_and_skill_counts_add_up_over_player_counts(content, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from sgs_runtime.simulate import combine
+    from sgs_runtime.runs.simulate import combine
 
     rep = combine({n: simulate(content, players=n, games=6, seed=9) for n in (4, 6)})
     for key in ("card_uses", "skill_uses"):
         per = [r[key] for r in rep["by_players"].values()]
         assert rep[key] == {k: sum(p.get(k, 0) for p in per) for k in sorted(set().union(*per))}
     pytest.importorskip("matplotlib")
-    from sgs_runtime.report import write_report
+    from sgs_runtime.runs.report import write_report
 
     write_report(rep, tmp_path)
     with (tmp_path / "cards.csv").open(encoding="utf-8") as f:

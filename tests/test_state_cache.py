@@ -12,10 +12,10 @@ import pytest
 from sgs_dsl.loader import load_content
 from sgs_runtime.agents import RandomAgent
 from sgs_runtime.errors import GameError
-from sgs_runtime.game import Game
-from sgs_runtime.quantities import quantity
-from sgs_runtime.simulate import game_seed, play_one
-from sgs_runtime.statecache import StateCache
+from sgs_runtime.resolution.game import Game
+from sgs_runtime.resolution.quantities import quantity
+from sgs_runtime.runs.simulate import game_seed, play_one
+from sgs_runtime.state.statecache import StateCache
 
 CONTENT = load_content()
 RULES = CONTENT.ruleset("identity")

@@ -23,8 +23,8 @@ with warnings.catch_warnings():  # (newer Starlette would rather have httpx2: ht
 
 from conftest import run_cli  # noqa: E402
 
-from sgs_runtime.replay import replay  # noqa: E402
-from sgs_runtime.visibility import visible  # noqa: E402
+from sgs_runtime.records.replay import replay  # noqa: E402
+from sgs_runtime.state.visibility import visible  # noqa: E402
 from sgs_web.app import create_app  # noqa: E402
 from sgs_web.tables import Lobby, Table  # noqa: E402
 
@@ -289,8 +289,8 @@ def test_no_frame_shows_a_card_its_seat_may_not_see(content: Any) -> None:
 
 def test_the_why_panel_tells_another_seats_answers_only_as_answered_or_declined(content: Any) -> None:
     from sgs_runtime.agents import RandomAgent
-    from sgs_runtime.game import Game
-    from sgs_runtime.seatview import ask_agent
+    from sgs_runtime.resolution.game import Game
+    from sgs_runtime.state.seatview import ask_agent
     from sgs_web.frames import SeatLog
 
     game = Game(content, content.ruleset("identity"), players=5, seed=4, trace=True)

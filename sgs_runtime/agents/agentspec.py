@@ -1,0 +1,130 @@
+"""Which bot plays which seat: the ``--agents`` spec of ``sgs simulate`` and ``sgs play``.
+
+A spec is one or more parts separated by commas; a part is a bot kind, optionally
+with ``:N`` (its budget: rollouts per decision, for kinds that search) and ``@WHO``
+(the roles and seats it plays, joined by ``+``; a seat is its number)::
+
+    heuristic                     every seat
+    search:48                     every seat, 48 rollouts per decision
+    search@rebel,heuristic        the rebels search, every other seat is heuristic
+    search@0+3,random@lord,heuristic   seats 0 and 3 search, the lord (unless seat 0 or 3) is random ...
+    heuristic@rebel+traitor       one part with @ and nothing else: the rest is random
+                                  (heuristic when the part is random)
+
+Parts are read left to right: a seat takes the first part that names its seat or its
+role (roles are dealt after the bots are made, so the role is read at each decision),
+else the part without ``@`` (at most one). Kinds are those of
+:data:`sgs_runtime.runs.simulate.AGENTS`.
+
+>>> parse("search@rebel,heuristic", ["random", "heuristic", "search"]).parts[0].roles
+frozenset({'rebel'})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Optional
+
+from sgs_runtime.errors import UsageError, did_you_mean
+
+EXAMPLES = "e.g. heuristic, search@rebel,heuristic or search@0+3,heuristic"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a spec: a bot kind (and budget) for some roles and seats (none: the rest)."""
+
+    kind: str
+    budget: Optional[int] = None
+    roles: frozenset[str] = frozenset()
+    seats: frozenset[int] = frozenset()
+
+    @property
+    def default(self) -> bool:
+        return not self.roles and not self.seats
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed spec: the parts naming roles or seats, in order, and the bot for the rest."""
+
+    parts: tuple[Part, ...]
+    rest: Part
+
+
+def parse(spec: str, kinds: Iterable[str], rules: Any = None, players: Optional[int] = None,
+          budgeted: Iterable[str] = ("search",)) -> Spec:
+    """Parse ``spec``; refuse, with a message that says how to fix it, an unknown kind, an empty part, a
+    budget where the kind takes none, two parts for the rest, and (given the rules or the number of
+    players) a role the rules do not have or a seat the table does not have."""
+    kinds = list(kinds)
+    budgeted = set(budgeted)
+    text = spec.strip()
+    if not text:
+        raise UsageError(f"--agents is empty; use one of {', '.join(kinds)} ({EXAMPLES})")
+    parts: list[Part] = []
+    rest: Optional[Part] = None
+    for raw in text.split(","):
+        item = raw.strip()
+        if not item:
+            raise UsageError(f"'{spec}' has an empty part (two commas, or one at an end); {EXAMPLES}")
+        head, at, who = item.partition("@")
+        kind, colon, budget_text = head.strip().partition(":")
+        if kind not in kinds:
+            raise UsageError(f"unknown agents '{kind}' in '{spec}'{did_you_mean(kind, kinds)}; use one of "
+                             f"{', '.join(kinds)}, optionally with @ROLE+ROLE or @SEAT ({EXAMPLES})")
+        budget: Optional[int] = None
+        if colon:
+            if kind not in budgeted:
+                raise UsageError(f"'{item}': the {kind} bot takes no budget (only {', '.join(sorted(budgeted))} "
+                                 "does, e.g. search:48)")
+            if not budget_text.isdigit() or int(budget_text) < 1:
+                raise UsageError(f"'{item}': the budget after ':' must be a whole number of rollouts per "
+                                 f"decision, at least 1 (e.g. {kind}:48)")
+            budget = int(budget_text)
+        if at and not who.strip():
+            raise UsageError(f"'{item}' names no role or seat after '@' (e.g. {kind}@rebel or {kind}@0)")
+        roles: set[str] = set()
+        seats: set[int] = set()
+        for name in (w.strip() for w in who.split("+")) if at else ():
+            if not name:
+                raise UsageError(f"'{item}' has an empty role or seat between '+' signs")
+            if name.isdigit():
+                seat = int(name)
+                if players is not None and seat >= players:
+                    raise UsageError(f"'{item}' names seat {seat}, but the seats are 0 to {players - 1}")
+                seats.add(seat)
+            elif rules is not None and name not in rules.roles:
+                raise UsageError(f"the rules '{rules.id}' have no role '{name}'{did_you_mean(name, rules.roles)}; "
+                                 f"roles: {', '.join(sorted(rules.roles))} (or a seat number)")
+            else:
+                roles.add(name)
+        part = Part(kind, budget, frozenset(roles), frozenset(seats))
+        if part.default:
+            if rest is not None:
+                raise UsageError(f"'{spec}' names the bots for the other seats twice ('{rest.kind}' and "
+                                 f"'{kind}'); give one part without @")
+            rest = part
+        else:
+            parts.append(part)
+    if rest is None:
+        if len(parts) > 1:
+            raise UsageError(f"'{spec}' does not say which bots play the other seats: add a part without @ "
+                             f"(e.g. '{spec},heuristic')")
+        rest = Part("random" if parts[0].kind != "random" else "heuristic")
+    return Spec(tuple(parts), rest)
+
+
+def build(spec: Spec, seed: int, make: Callable[[Part, int], Any]) -> Any:
+    """One seat's agent for a parsed spec; ``make(part, seed)`` makes the bot of one part."""
+    from sgs_runtime.agents import SplitAgent
+
+    agent = make(spec.rest, seed + 7 * len(spec.parts))
+    for i, part in reversed(list(enumerate(spec.parts))):
+        agent = SplitAgent(part.roles, make(part, seed + 7 * i), agent, seats=part.seats)
+    return agent
+
+
+def kinds_used(spec: Spec) -> set[str]:
+    """The bot kinds a spec uses."""
+    return {p.kind for p in (*spec.parts, spec.rest)}

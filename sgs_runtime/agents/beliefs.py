@@ -1,0 +1,214 @@
+"""A seat's belief over the hidden roles: for every other seat, a probability per role.
+
+A bot reads the roles the way players do: from what everyone saw the others do
+(:attr:`SeatView.public`). Each public record is an act of one player on another,
+harmful or helpful (:func:`act_sign`): damage, a harmful card or skill aimed at
+someone, a card taken or discarded from someone's hand or equipment are harm;
+recovery, a helpful card or skill, a card given, a burden lifted from a judge area
+are help. Whether a card or skill harms or helps is the content's ``ai`` hint
+(``intent``), never its id.
+
+Sides. Every role has an alignment from the rules' role table (:func:`alignment`):
+the lord and the roles on his side lean -1, the rebels +1, a role alone (the
+traitor) 0. Harming someone who leans to one side is evidence of leaning to the
+other; helping, of leaning the same way. Each seat gathers evidence ``e`` (how much
+it worked against the lord's side), and the likelihood of role ``r`` for that seat
+is ``exp(e * alignment(r))``.
+
+The probabilities are exact under that model and the role counts: the belief sums
+over every way of dealing the roles not yet known (the table's counts, less this
+seat's own role and the revealed ones) to the seats whose role is unknown
+(:func:`marginals`, a forward-backward pass over the seats). So for every role, the
+probabilities over the seats add up to the number of those roles still hidden.
+
+>>> marginals([[1.0, 1.0], [1.0, 1.0]], [1, 1])
+[[0.5, 0.5], [0.5, 0.5]]
+>>> [[round(p, 3) for p in row] for row in marginals([[4.0, 1.0], [1.0, 1.0]], [1, 1])]
+[[0.8, 0.2], [0.2, 0.8]]
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import TYPE_CHECKING, Optional, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sgs_runtime.state.definitions import Content, RoleDef, Ruleset
+    from sgs_runtime.state.seatview import SeatView
+
+#: A public record: (what, source seat, target seat, card or skill id, amount).
+PublicRecord = tuple[str, int, int, str, int]
+
+#: Record kinds that harm or help by what they are (the others ask the card's or skill's intent).
+HARM_RECORDS = frozenset({"damage", "take"})
+HELP_RECORDS = frozenset({"recover", "give", "relieve"})
+#: How much one record of a kind tells, per point of its amount (a use is a weaker sign than its damage).
+WEIGHTS = {"damage": 1.0, "recover": 1.0, "use": 0.5, "skill": 0.5, "take": 0.4, "give": 0.4, "relieve": 0.6}
+#: How much being harmed by someone tells of the victim (less than what the act tells of the actor).
+VICTIM_SHARE = 0.4
+#: Evidence is kept within these bounds, so one seat's record never makes the others' impossible.
+EVIDENCE_BOUND = 8.0
+
+
+def act_sign(content: "Content", record: PublicRecord) -> int:
+    """+1 for a harmful act, -1 for a helpful one, 0 for neither (from the record kind and the ai hints)."""
+    what, _src, _dst, thing, _amount = record
+    if what in HARM_RECORDS:
+        return 1
+    if what in HELP_RECORDS:
+        return -1
+    if what == "use":
+        kind = content.cards.get(thing)
+        intent = kind.ai.intent if kind is not None else None
+    elif what == "skill":
+        skill = content.skills.get(thing)
+        intent = skill.ai.intent if skill is not None else None
+    else:
+        return 0
+    return 1 if intent == "harm" else (-1 if intent == "help" else 0)
+
+
+def side_of(rdef: Optional["RoleDef"]) -> str:
+    """lord / rebel / alone: the side a role plays for (the rules' role data; the lord's role is the lord's side)."""
+    if rdef is None:
+        return "alone"
+    return "lord" if rdef.lord_skills else rdef.side
+
+
+def alignment(rdef: Optional["RoleDef"]) -> float:
+    """-1 for the lord and his side, +1 for the rebels' side, 0 for a role alone."""
+    return {"lord": -1.0, "rebel": 1.0}.get(side_of(rdef), 0.0)
+
+
+def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list[list[float]]:
+    """P(seat i has role r) when the roles (``counts[r]`` of role r, as many in all as there are
+    seats) are dealt to the seats with probability proportional to the product of ``weights[i][r]``.
+
+    A forward pass sums the ways the first seats use up part of the counts, a backward pass the
+    ways the last seats use up the rest; a seat's marginal joins the two around it."""
+    n, k = len(weights), len(counts)
+    if n == 0:
+        return []
+    assert sum(counts) == n, "as many roles as seats"
+    # a count vector is one number in mixed radix: digit r is how many of role r are used
+    mult = [1] * k
+    for r in range(1, k):
+        mult[r] = mult[r - 1] * (counts[r - 1] + 1)
+    roles = [r for r in range(k) if counts[r] > 0]
+
+    def digit(code: int, r: int) -> int:
+        return (code // mult[r]) % (counts[r] + 1)
+
+    def sweep(order: Sequence[int]) -> list[dict[int, float]]:
+        """Ways the seats in ``order`` (taken in turn) use up part of the counts, after each seat."""
+        out: list[dict[int, float]] = [{0: 1.0}]
+        for i in order:
+            nxt: dict[int, float] = {}
+            w = weights[i]
+            for used, z in out[-1].items():
+                for r in roles:
+                    if w[r] > 0 and digit(used, r) < counts[r]:
+                        key = used + mult[r]
+                        nxt[key] = nxt.get(key, 0.0) + z * w[r]
+            out.append(nxt)
+        return out
+
+    forward = sweep(range(n))  # forward[i]: the first i seats
+    backward = sweep(range(n - 1, -1, -1))[::-1]  # backward[i]: the seats from i on
+    full = sum(counts[r] * mult[r] for r in range(k))
+    out: list[list[float]] = []
+    for i in range(n):
+        row = [0.0] * k
+        w = weights[i]
+        after = backward[i + 1]
+        for before, z in forward[i].items():
+            for r in roles:
+                if w[r] > 0 and digit(before, r) < counts[r]:
+                    row[r] += z * w[r] * after.get(full - before - mult[r], 0.0)
+        s = sum(row)
+        out.append([x / s if s > 0 else 0.0 for x in row])
+    return out
+
+
+class Belief:
+    """What one seat believes of the others' roles, from its view only.
+
+    :meth:`update` reads the public records it has not read yet; :meth:`probabilities` gives
+    every seat's distribution over the roles (certain for its own and the revealed roles).
+    """
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.seen = 0  # public records read
+        self.evidence: dict[int, float] = {}  # seat -> how much it worked against the lord's side
+        self._probs: dict[int, dict[str, float]] = {}
+        self._changes = 0  # evidence updates so far
+        self._key: Optional[tuple[object, ...]] = None  # what the cached probabilities were worked out from
+
+    def update(self, view: "SeatView") -> None:
+        """Read the public records that came after the last update."""
+        records = view.public
+        if self.seen >= len(records):
+            return
+        lean = {s: self.lean(view, s) for s in range(len(view.players))}
+        content = view.content
+        for rec in records[self.seen:]:
+            sign = act_sign(content, rec)
+            if sign == 0:
+                continue
+            what, src, dst, _thing, amount = rec
+            if src == dst:
+                continue
+            weight = WEIGHTS.get(what, 0.5) * max(1, amount) * sign
+            # harming someone on one side is working for the other side; helping, for theirs
+            self._add(src, -weight * lean[dst])
+            if src != self.seat:  # (my own acts tell me nothing new of whom I aimed them at)
+                self._add(dst, -weight * lean[src] * VICTIM_SHARE)
+        self.seen = len(records)
+
+    def _add(self, seat: int, amount: float) -> None:
+        got = self.evidence.get(seat, 0.0) + amount
+        self.evidence[seat] = max(-EVIDENCE_BOUND, min(EVIDENCE_BOUND, got))
+        self._changes += 1
+
+    def probabilities(self, view: "SeatView") -> dict[int, dict[str, float]]:
+        """Seat -> role -> probability, for every seat (this one and the revealed ones are certain)."""
+        key = (self._changes, tuple(p.role_revealed for p in view.players))
+        if key == self._key:
+            return self._probs
+        known = {p.seat: view.role_of(p) for p in view.players}
+        counts = view.role_counts()
+        roles = sorted(counts)
+        hidden = Counter(counts)
+        unknown: list[int] = []
+        probs: dict[int, dict[str, float]] = {}
+        for seat in range(len(view.players)):
+            role = known.get(seat)
+            if role is not None:
+                probs[seat] = {r: (1.0 if r == role else 0.0) for r in roles}
+                hidden[role] -= 1
+            else:
+                unknown.append(seat)
+        rules = view.rules
+        align = [alignment(rules.roles.get(r)) for r in roles]
+        left = [max(0, hidden[r]) for r in roles]
+        if unknown and sum(left) == len(unknown):
+            weights = [[math.exp(self.evidence.get(s, 0.0) * a) for a in align] for s in unknown]
+            for s, row in zip(unknown, marginals(weights, left)):
+                probs[s] = dict(zip(roles, row))
+        else:  # known roles that do not fit the table (a set-up game): the counts of what is left, evenly
+            total = sum(left) or 1
+            for s in unknown:
+                probs[s] = {r: c / total for r, c in zip(roles, left)}
+        self._probs, self._key = probs, key
+        return probs
+
+    def of(self, view: "SeatView", seat: int) -> dict[str, float]:
+        """One seat's distribution over the roles."""
+        return self.probabilities(view)[seat]
+
+    def lean(self, view: "SeatView", seat: int) -> float:
+        """The expected alignment of ``seat``: -1 surely with the lord, +1 surely a rebel."""
+        rules: "Ruleset" = view.rules
+        return sum(p * alignment(rules.roles.get(r)) for r, p in self.of(view, seat).items())

@@ -1,0 +1,523 @@
+"""A heuristic bot: plays like a sensible, role-aware human.
+
+It only chooses among the legal answers a request offers, and it knows the game
+only through the content's ``ai`` hints (what a card or skill is for: harm, help,
+gain, equip; whom it targets; how much a card is worth keeping) — no card or
+skill is named here.
+
+Roles. The lord is known to all; every other role is read from what players do in
+public, into a :class:`~sgs_runtime.agents.beliefs.Belief` — for every seat a probability
+per role, from this seat's view alone. Then:
+
+* the lord and loyalists protect the lord and harm only players all but surely not on
+  their side (rebel- or traitor-looking ones);
+* rebels go for the lord and for loyalist-looking players;
+* the traitor keeps the balance — helps the weaker side — and fights the lord last.
+
+>>> HeuristicAgent(1).name
+'heuristic'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+from sgs_runtime.agents import Agent, pick_in_order, valid_players
+from sgs_runtime.agents.beliefs import Belief, side_of
+from sgs_runtime.errors import IllegalDecision
+from sgs_runtime.resolution.requests import (
+    ArrangeRequest,
+    CardsRequest,
+    ConfirmRequest,
+    OptionRequest,
+    OrderRequest,
+    PlayAction,
+    PlayersRequest,
+    PlayOption,
+    PlayRequest,
+    Request,
+    RespondOption,
+    RespondRequest,
+    Response,
+)
+from sgs_runtime.state.definitions import AiHints, CardKind
+from sgs_runtime.state.events import UseEvent
+from sgs_runtime.state.model import AnyCard, Card, Player
+from sgs_runtime.state.seatview import SeatView, as_view
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sgs_runtime.resolution.game import Game
+
+NO_HINTS = AiHints()
+
+#: How much a player of one side wants to harm a player of each side (the lord himself apart).
+#: The lord's side holds its fire unless it is all but sure not to hit a friend; rebels less so.
+ROLE_HOSTILITY: dict[str, dict[str, float]] = {
+    "lord": {"lord": -25.0, "rebel": 1.0, "alone": 0.6},
+    "rebel": {"lord": 1.5, "rebel": -1.2, "alone": 0.6},
+}
+
+
+class HeuristicAgent(Agent):
+    """Role-aware bot driven by the content's ``ai`` hints."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.belief: Optional[Belief] = None  # what this seat believes of the hidden roles
+        self._hostile: dict[int, float] = {}  # this decision's hostilities (nothing changes while deciding)
+        self.view: Optional["SeatView"] = None
+        self.me: Optional[Player] = None
+
+    # ------------------------------------------------------------------ reading the table
+
+    def lord(self) -> Optional[Player]:
+        assert self.view is not None
+        for p in self.view.players:
+            rdef = self.view.rules.roles.get(p.role)
+            if p.role_revealed and rdef is not None and rdef.lord_skills:
+                return p
+        return None
+
+    def side(self, p: Player) -> float:
+        """How much ``p`` works against the lord (> 0) or for the lord (< 0): its expected alignment
+        in this bot's belief, weighted more for the lord himself."""
+        assert self.view is not None
+        lean = self.belief_of().lean(self.view, p.seat)
+        return (3.0 if p is self.lord() else 2.0) * lean
+
+    def belief_of(self) -> Belief:
+        """This seat's belief over the hidden roles (made at the first look at the table)."""
+        assert self.view is not None
+        if self.belief is None or self.belief.seat != self.view.seat:
+            self.belief = Belief(self.view.seat)
+        return self.belief
+
+    def observe(self, game: "SeatView") -> None:
+        """Read what happened since the last decision into the belief."""
+        self.view = game
+        self.belief_of().update(game)
+
+    def hostility(self, p: Player) -> float:
+        """How much this bot wants to harm ``p`` (< 0: wants to help); worked out once per decision."""
+        got = self._hostile.get(p.seat)
+        if got is None:
+            got = self._hostile[p.seat] = self._hostility(p)
+        return got
+
+    def _hostility(self, p: Player) -> float:
+        me = self.me
+        assert me is not None and self.view is not None
+        if p is me:
+            return -5.0
+        lord = self.lord()
+        role_side = self._my_side()
+        if role_side in ("lord", "rebel"):
+            if p is lord:
+                return -4.0 if role_side == "lord" else 4.0
+            wants = ROLE_HOSTILITY[role_side]
+            rules = self.view.rules
+            probs = self.belief_of().of(self.view, p.seat)
+            got = sum(pr * wants[side_of(rules.roles.get(r))] for r, pr in probs.items())
+            return max(-3.0, min(3.0, got))
+        # the traitor: keep the balance (help the stronger side's enemies), the lord last
+        lean = self.side(p)
+        alive = [q for q in self.view.alive() if q is not me]
+        if p is lord:
+            return 3.0 if len(alive) == 1 else -0.5
+        if self._rebels_stronger(alive):
+            return max(-1.0, min(2.0, lean))
+        return max(-1.0, min(2.0, -lean)) + 0.2
+
+    def _rebels_stronger(self, alive: Sequence[Player]) -> bool:
+        """Whether the players believed against the lord hold at least as much HP as those for him
+        (each player's HP shared between the sides by its expected alignment)."""
+        assert self.view is not None
+        belief = self.belief_of()
+        against = for_lord = 0.0
+        for q in alive:
+            lean = belief.lean(self.view, q.seat)
+            against += max(0.0, lean) * q.hp
+            for_lord += max(0.0, -lean) * q.hp
+        return against >= for_lord
+
+    def _my_side(self) -> str:
+        """lord / rebel / alone: the side my role plays for (the rules' role data)."""
+        assert self.me is not None and self.view is not None
+        return side_of(self.view.rules.roles.get(self.me.role))
+
+    def friend(self, p: Player) -> bool:
+        return self.hostility(p) < -0.3
+
+    def enemy(self, p: Player) -> bool:
+        return self.hostility(p) > 0.3
+
+    # ------------------------------------------------------------------ values
+
+    @staticmethod
+    def hints(kind: Optional[CardKind]) -> AiHints:
+        return kind.ai if kind is not None else NO_HINTS
+
+    def value(self, card: Card) -> float:
+        if card.kind is None:  # a card this seat cannot see (a place holder)
+            return 4.5
+        v = card.kind.ai.value
+        if card.zone is not None and card.zone.name == "equip":
+            v += 3  # equipped cards work for their owner
+        if card.zone is not None and card.zone.name == "judge":
+            v -= 10  # a delayed trick in one's own judge area is a burden
+        return v
+
+    # ------------------------------------------------------------------ dispatch
+
+    def decide(self, request: Request, game: "Game | SeatView") -> Any:
+        self.me = request.player
+        self._hostile = {}
+        self.observe(as_view(game, request.player.seat))
+        try:
+            if isinstance(request, PlayRequest):
+                return self.play(request)
+            if isinstance(request, RespondRequest):
+                return self.respond(request)
+            if isinstance(request, ConfirmRequest):
+                return self.confirm(request)
+            if isinstance(request, CardsRequest):
+                return self.cards(request)
+            if isinstance(request, PlayersRequest):
+                return self.players(request)
+            if isinstance(request, OrderRequest):
+                return 0
+            if isinstance(request, OptionRequest):
+                return self.option(request)
+            if isinstance(request, ArrangeRequest):
+                cards = sorted(request.cards, key=self.value, reverse=True)
+                return ([c for c in cards if self.value(c) >= 4], [c for c in cards if self.value(c) < 4])
+        except IllegalDecision:
+            pass
+        return request.decline()
+
+    # ------------------------------------------------------------------ play phase
+
+    def play(self, req: PlayRequest) -> Optional[PlayAction]:
+        best: Optional[tuple[float, PlayAction]] = None
+        for opt in req.options:
+            got = self.evaluate(req, opt)
+            if got is None:
+                continue
+            score, action = got
+            try:
+                req.check(action)
+            except IllegalDecision:
+                continue
+            if best is None or score > best[0]:
+                best = (score, action)
+        if best is None or best[0] <= 0:
+            return None
+        return best[1]
+
+    def _kind_of(self, opt: PlayOption) -> tuple[Optional[CardKind], AiHints]:
+        assert self.view is not None
+        if opt.card is not None:
+            return opt.card.kind, opt.card.kind.ai
+        if opt.skill is not None and not opt.active and opt.as_card:
+            kind = self.view.content.cards.get(opt.as_card)
+            return kind, self.hints(kind)
+        if opt.skill is not None:
+            return None, opt.skill.ai
+        return None, NO_HINTS
+
+    def evaluate(self, req: PlayRequest, opt: PlayOption) -> Optional[tuple[float, PlayAction]]:
+        assert self.me is not None and self.view is not None and req.target_choices and req.card_choices
+        me = self.me
+        if opt.recast:  # 重铸: worth a little, when nothing better is to be done with the card
+            return 0.5, PlayAction(card=opt.card, recast=True)
+        kind, hints = self._kind_of(opt)
+        if hints.when is not None and not hints.when(self.view.frame({"me": me, "card": opt.card})):
+            return None
+        cards: list[Card] = []
+        if opt.card is None:
+            pool, lo, hi = req.card_choices(opt)
+            picked = self._cheapest(pool, lo, hi, lambda chosen, c: bool(req.card_step and req.card_step(opt, chosen, c)),
+                                    want=lo if hints.intent != "gain" else None)
+            if picked is None:
+                return None
+            cards = picked
+        base = hints.priority + 1.0
+        intent = hints.intent
+        if intent == "equip" or (kind is not None and kind.equip is not None):
+            return self._equip_score(opt, base)
+        cands, lo, hi = req.target_choices(opt, cards, [])
+        secondary: list[Player] = []
+        if hi == 0:  # fixed targets: self, all, others, none
+            score = self._fixed_score(opt, kind, hints, base)
+            if score is None:
+                return None
+            targets: list[Player] = []
+        else:
+            elemental = kind is not None and kind.nature != "normal"
+            picked_targets = self._pick_targets(cands, lo, hi, hints, elemental)
+            if picked_targets is None:
+                return None
+            targets = picked_targets
+            score = base + sum(max(0.0, self.hostility(t)) if hints.targets != "friend" else 1.0 for t in targets)
+            if not opt.active and req.secondary_choices is not None and targets:
+                try:
+                    for t in targets:
+                        extra = req.secondary_choices(opt, cards, t, 0)
+                        extra.sort(key=self.hostility, reverse=True)
+                        if extra:
+                            secondary.append(extra[0])
+                except IndexError:
+                    secondary = []
+        if opt.card is None and cards:
+            score -= 0.2 * sum(self.value(c) for c in cards) / max(1, len(cards))
+        action = PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards, targets=targets,
+                            view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as, as_card=opt.as_card,
+                            secondary=secondary)
+        return score, action
+
+    def _fixed_score(self, opt: PlayOption, kind: Optional[CardKind], hints: AiHints, base: float) -> Optional[float]:
+        assert self.me is not None and self.view is not None
+        me = self.me
+        spec = kind.use.targets if kind is not None and kind.use is not None else None
+        mode = spec.mode if spec is not None else "none"
+        intent = hints.intent
+        if intent == "gain":
+            return base + 3
+        if intent == "gamble":
+            return base if self.rng.random() < 0.15 and self._my_side() != "lord" else None
+        if mode == "self":
+            if intent == "help":
+                return base + 2 if me.wounded else None
+            return base + 1 if intent in (None, "gain") else base
+        if mode in ("others", "all"):
+            others = [p for p in self.view.alive() if mode == "all" or p is not me]
+            if intent == "harm":
+                if any(self.friend(p) for p in others if p is not me):
+                    return None  # a card that hits everyone spares no friend
+                total = sum(self.hostility(p) for p in others if p is not me)
+                return base + total if total > 0.5 else None
+            if intent == "help":
+                total = sum(-self.hostility(p) * (1 if p.wounded else 0) for p in others)
+                return base + total if total > 0.5 else None
+            return base
+        if opt.active:
+            givers = self.view.givers(me, opt.skill) if opt.skill is not None else []
+            if givers:  # a granted skill that helps its givers (黄天): only for a friend
+                return base + 2 if all(self.hostility(p) < 0 for p in givers) else None
+            return base if intent in ("gain", "help") else None
+        return None
+
+    def _equip_score(self, opt: PlayOption, base: float) -> Optional[tuple[float, PlayAction]]:
+        assert self.me is not None
+        card = opt.card
+        if card is None or card.kind.equip is None:
+            return None
+        old = self.me.slot(card.kind.equip.slot)
+        if old is not None:
+            if (card.kind.equip.range or 0) <= (old.kind.equip.range or 0 if old.kind.equip else 0) \
+                    and card.kind.ai.value <= old.kind.ai.value:
+                return None
+        return base + 4, PlayAction(card=card)
+
+    def _pick_targets(self, cands: Sequence[Player], lo: int, hi: int, hints: AiHints,
+                      elemental: bool = False) -> Optional[list[Player]]:
+        if hints.aim is not None and self.view is not None:
+            aim = hints.aim
+            cands = [p for p in cands if aim(self.view.frame({"me": self.me, "target": p}))]
+        if not cands:
+            return None
+        if hints.targets == "friend" or hints.intent == "help":
+            ranked = sorted(cands, key=lambda p: (self.hostility(p), p.hp - p.max_hp))
+            chosen = [p for p in ranked if self.hostility(p) < 0.3][: max(lo, 1)]
+        elif hints.targets == "self":
+            chosen = [p for p in cands if p is self.me][:1]
+        elif hints.intent in ("harm", None) or hints.targets == "enemy":
+            # fire and thunder pass along the chain: a chained enemy first (铁索连环)
+            ranked = sorted(cands, key=lambda p: (-self.hostility(p) - (1.0 if elemental and p.chained else 0.0),
+                                                  p.hp, len(p.hand)))
+            chosen = [p for p in ranked if self.hostility(p) > 0.3][:hi]
+            if len(chosen) < lo:
+                extra = [p for p in ranked if p not in chosen and self.hostility(p) > -0.3]
+                chosen += extra[: lo - len(chosen)]
+        else:
+            chosen = list(cands)[: max(lo, 1)]
+        if len(chosen) < max(lo, 1):
+            return None
+        return chosen[:hi]
+
+    def _cheapest(self, pool: Sequence[Card], lo: int, hi: Optional[int], step: Any,
+                  want: Optional[int] = None) -> Optional[list[Card]]:
+        ranked = sorted(pool, key=self.value)
+        upper = len(ranked) if hi is None else min(hi, len(ranked))
+        target = lo if want is not None else max(lo, min(upper, sum(1 for c in ranked if self.value(c) < 5)))
+        return pick_in_order(ranked, target, lo, step)
+
+    # ------------------------------------------------------------------ answers
+
+    def _original_effect(self, req: RespondRequest) -> tuple[Optional[AnyCard], int]:
+        """The card whose effect a counter window is about, and how many counters are in play."""
+        assert self.view is not None
+        depth = 0
+        original: Optional[AnyCard] = req.against
+        for ev in reversed(self.view.stack):
+            if isinstance(ev, UseEvent):
+                if ev.counter:
+                    depth += 1
+                else:
+                    original = ev.card
+                    break
+        return original, depth
+
+    def _wants(self, card: Optional[AnyCard], target: Optional[Player]) -> bool:
+        """Whether this bot wants ``card``'s effect to happen to ``target``."""
+        if card is None or target is None:
+            return True
+        hints = card.kind.ai
+        if hints.intent == "harm" or card.kind.delayed is not None:
+            return self.hostility(target) > 0
+        if hints.intent in ("help", "gain"):
+            return self.hostility(target) <= 0
+        return True
+
+    def respond(self, req: RespondRequest) -> Optional[Response]:
+        assert self.me is not None and self.view is not None
+        me = self.me
+        if not req.options:
+            return None
+        if req.pattern == "rescue":
+            target = req.target
+            if target is None or not (target is me or self.friend(target)):
+                return None
+        elif req.target is not None and req.against is not None and self._is_counter(req):
+            original, depth = self._original_effect(req)
+            wants = self._wants(original, req.target)
+            if (depth % 2 == 0 and wants) or (depth % 2 == 1 and not wants):
+                return None
+        elif req.beneficiary is not None and not self.friend(req.beneficiary):
+            return None
+        elif self._spares():
+            return None
+        elif req.on and not any(self.hostility(t) > 0 for t in req.on):
+            # using a card on someone (借刀杀人's victim, a follow-up Slash): only on enemies;
+            # when refusing costs the weapon, keep it unless the victim is a friend
+            if any(self.friend(t) for t in req.on):
+                return None
+        return self._answer(req)
+
+    def _spares(self) -> bool:
+        """Inside a card whose answers pass its harm on (决斗, ``mutual``) between me and someone I
+        would not harm: no answer, I take the harm rather than deal it."""
+        assert self.view is not None and self.me is not None
+        use = self.view.current_use()
+        if use is None or not use.card.kind.ai.mutual:
+            return False
+        parties = [use.user, *use.targets]
+        if self.me not in parties:
+            return False
+        return any(not self.enemy(p) for p in parties if p is not self.me)
+
+    def _is_counter(self, req: RespondRequest) -> bool:
+        """Whether this window asks for a card that cancels ``against``'s effect (无懈可击)."""
+        assert self.view is not None
+        if req.against is None:
+            return False
+        kinds = [o.card.kind for o in req.options if o.card is not None]
+        kinds += [self.view.content.cards[o.as_card] for o in req.options if o.as_card]
+        return any(k.use is not None and req.against.type in k.use.counters for k in kinds)
+
+    def _answer(self, req: RespondRequest) -> Optional[Response]:
+        real = [o for o in req.options if o.card is not None]
+        if real:
+            pick: RespondOption = min(real, key=lambda o: self.value(o.card) if o.card else 0)
+            return Response(card=pick.card)
+        assert req.card_choices is not None
+        for opt in req.options:
+            pool, lo, hi = req.card_choices(opt)
+            cards = self._cheapest(pool, lo, hi,
+                                   lambda chosen, c, o=opt: bool(req.card_step and req.card_step(o, chosen, c)),
+                                   want=lo)
+            if cards is not None:
+                ans = Response(skill=opt.skill.id if opt.skill else None, cards=cards, view_as=opt.view_as, as_card=opt.as_card)
+                try:
+                    req.check(ans)
+                    return ans
+                except IllegalDecision:
+                    continue
+        return None
+
+    def confirm(self, req: ConfirmRequest) -> bool:
+        assert self.view is not None and self.me is not None
+        skill = self.view.content.skills.get(req.skill) if req.skill else None
+        actor = getattr(req.event, "user", None)
+        if skill is not None and isinstance(actor, Player) and actor is not self.me and self.friend(actor) \
+                and skill not in self.view.me_skills():
+            return False  # another player's skill asks about their own move (蛊惑's question): not an ally's
+        if skill is not None and skill.ai.accept is not None:
+            return bool(skill.ai.accept(self.view.frame({"me": self.me, "event": req.event})))
+        return True
+
+    def cards(self, req: CardsRequest) -> list[Card]:
+        assert self.me is not None
+        me = self.me
+        pool = list(req.candidates)
+        mine = all(c.owner is me for c in pool)
+        if mine or req.purpose in ("discard", "give"):
+            ranked = sorted(pool, key=self.value)
+            if req.purpose == "give" or req.min == req.max:
+                return ranked[: max(req.min, 1 if req.max else 0)]
+            if mine and req.max and self._paying_pays():
+                return ranked[: max(req.min, 1)]  # pay for my harmful card's effect (火攻)
+            return ranked[: req.min]
+        owners = {c.owner for c in pool if c.owner is not None}
+        owner = next(iter(owners)) if len(owners) == 1 else None
+        friendly = owner is not None and self.friend(owner)
+
+        def worth(c: Card) -> float:
+            if c.id in req.hidden:
+                return 4.5 + self.rng.random()
+            if c.zone is not None and c.zone.name == "judge":
+                return 20.0 if friendly else -5.0
+            if c.zone is not None and c.zone.name == "equip":
+                return (1.0 if friendly else 8.0) + c.kind.ai.value / 10
+            return c.kind.ai.value
+
+        ranked = sorted(pool, key=worth, reverse=True)
+        return ranked[: max(req.min, min(req.max, 1))]
+
+    def _paying_pays(self) -> bool:
+        """Inside my own harmful card's effect on an enemy: a card chosen now pays for the harm."""
+        assert self.view is not None
+        use = self.view.current_use()
+        if use is None or use.user is not self.me or use.card.kind.ai.intent != "harm":
+            return False
+        return any(self.hostility(t) > 0.3 for t in use.targets)
+
+    def players(self, req: PlayersRequest) -> list[Player]:
+        assert self.view is not None
+        skill = self.view.content.skills.get(req.skill) if req.skill else None
+        hints = skill.ai if skill is not None else NO_HINTS
+        helpful = req.purpose == "give" or hints.intent == "help" or hints.targets == "friend"
+        key = (lambda p: self.hostility(p)) if helpful else (lambda p: -self.hostility(p))
+        ranked = sorted(req.candidates, key=key)
+        if helpful:
+            chosen = [p for p in ranked if self.hostility(p) <= 0][: req.max] or ranked[: req.min]
+        else:
+            chosen = [p for p in ranked if self.hostility(p) > 0][: req.max] or ranked[: req.min]
+        chosen = chosen[: req.max] if len(chosen) >= req.min else ranked[: req.min]
+        if req.valid is not None and not req.valid(chosen):
+            return valid_players(req) or chosen
+        return chosen
+
+    def option(self, req: OptionRequest) -> int:
+        assert self.view is not None
+        heroes = self.view.content.heroes
+        if req.options and all(o in heroes for o in req.options):
+            def score(hid: str) -> float:
+                h = heroes[hid]
+                return h.hp + 1.5 * len(h.skills) + h.ai.value / 10 + self.rng.random()
+            return max(range(len(req.options)), key=lambda i: score(req.options[i]))
+        return self.rng.randrange(len(req.options))
+

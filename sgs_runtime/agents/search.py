@@ -1,0 +1,213 @@
+"""A search bot: tries its candidate moves in worlds dealt from what its seat knows.
+
+At an important decision (the play phase with something to play, a rescue, a
+counter to a card's effect) :class:`SearchAgent` lists a few candidate answers —
+the heuristic bot's own answer first, the next best things the heuristic would do,
+other targets for its card, ending the phase or declining — and scores each by
+rollouts: :func:`sgs_runtime.runs.fork.evaluate` deals the unseen cards and roles anew
+(one world per seed), answers with the candidate and lets fast bots play the copy to
+the end. Every candidate is tried in the same worlds, so the comparison is paired;
+the bot leaves the heuristic's answer only for a candidate that did clearly better:
+its mean gain over the heuristic's answer, world by world, is above ``margin`` and
+above ``z`` standard errors (few worlds are noisy, and a noisy choice would be worse
+than the heuristic's). Elsewhere it answers as the heuristic bot does.
+
+The budget is ``rollouts`` per decision (all candidates together): reproducible,
+since every world's seed comes from the bot's own seeded generator. ``ms`` adds a
+time limit per decision (the worlds tried so far decide): faster on a slow machine,
+but then the game depends on the machine's speed.
+
+>>> SearchAgent(1).name
+'search'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from sgs_runtime.agents import Agent
+from sgs_runtime.agents.bots import HeuristicAgent
+from sgs_runtime.errors import IllegalDecision
+from sgs_runtime.resolution.requests import PlayAction, PlayRequest, Request, RespondRequest, Response
+from sgs_runtime.state.seatview import SeatView, as_view
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sgs_runtime.resolution.game import Game
+
+#: rollouts per decision, all candidates together
+DEFAULT_ROLLOUTS = 16
+
+
+class SearchAgent(Agent):
+    """Rollout search over determinized copies, on top of the heuristic bot."""
+
+    name = "search"
+
+    def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, *, candidates: int = 2,
+                 policy: str = "heuristic", ms: Optional[float] = None, margin: float = 0.0, z: float = 1.0,
+                 method: str = "auto", max_turns: Optional[int] = None) -> None:
+        self.base = HeuristicAgent(seed)
+        self.rng = random.Random(f"search:{seed}")
+        self.rollouts = max(1, rollouts)
+        self.max_candidates = max(1, candidates)  # besides the heuristic's own answer
+        self.policy = policy
+        self.ms = ms
+        self.margin = margin
+        self.z = z
+        self.method = method
+        self.max_turns = max_turns
+        self.searched = 0  # decisions searched, and rollouts spent, in this game
+        self.spent = 0
+        self.changed = 0  # decisions where search chose otherwise than the heuristic
+
+    def decide(self, request: Request, game: "Game | SeatView") -> Any:
+        view = as_view(game, request.player.seat)
+        first = self.base.decide(request, view)
+        cands: list[Any]
+        if isinstance(request, PlayRequest) and request.options:
+            cands = self._play_candidates(request, first)
+        elif isinstance(request, RespondRequest) and request.options and self._key_response(request):
+            cands = self._respond_candidates(request, first)
+        else:
+            return first
+        if len(cands) < 2:
+            return first
+        return self._search(view, request, cands)
+
+    # ------------------------------------------------------------------ candidates
+
+    def _play_candidates(self, req: PlayRequest, first: Optional[PlayAction]) -> list[Optional[PlayAction]]:
+        """The heuristic's action, its next best actions, other targets for it, and ending the phase."""
+        scored: list[tuple[float, PlayAction]] = []
+        for opt in req.options:
+            try:
+                got = self.base.evaluate(req, opt)
+            except IllegalDecision:
+                continue
+            if got is None:
+                continue
+            if _legal(req, got[1]):
+                scored.append(got)
+        scored.sort(key=lambda sa: -sa[0])
+        out: list[Optional[PlayAction]] = [first]
+        keys = {_key(first)}
+
+        def add(action: Optional[PlayAction]) -> None:
+            if len(out) < self.max_candidates + 1 and _key(action) not in keys:
+                keys.add(_key(action))
+                out.append(action)
+
+        if first is not None:
+            for action in self._retargeted(req, first):
+                add(action)
+        for _, action in scored:
+            add(action)
+        if first is not None:
+            add(None)  # end the play phase
+        return out
+
+    def _retargeted(self, req: PlayRequest, action: PlayAction) -> list[PlayAction]:
+        """``action`` on one other target (for a card with one target), most hostile first."""
+        if len(action.targets) != 1 or action.secondary or action.recast or req.target_choices is None:
+            return []
+        opt = next((o for o in req.options if o.card is action.card and (o.skill.id if o.skill else None)
+                    == action.skill), None)
+        if opt is None:
+            return []
+        cands, lo, hi = req.target_choices(opt, list(action.cards), [])
+        if lo > 1 or hi < 1:
+            return []
+        others = sorted((p for p in cands if p is not action.targets[0]), key=self.base.hostility, reverse=True)
+        out = []
+        for p in others[:1]:
+            alt = PlayAction(card=action.card, skill=action.skill, cards=list(action.cards), targets=[p],
+                             view_as=action.view_as, as_card=action.as_card)
+            if _legal(req, alt):
+                out.append(alt)
+        return out
+
+    @staticmethod
+    def _key_response(req: RespondRequest) -> bool:
+        """A response worth searching: saving a dying player, or countering a card's effect."""
+        return req.pattern == "rescue" or (req.against is not None and req.target is not None)
+
+    def _respond_candidates(self, req: RespondRequest, first: Optional[Response]) -> list[Optional[Response]]:
+        """The heuristic's answer and its opposite (answering or declining)."""
+        if first is not None:
+            return [first, None]
+        answer = self.base._answer(req)
+        return [None, answer] if answer is not None and _legal(req, answer) else [None]
+
+    # ------------------------------------------------------------------ search
+
+    def _role_weight(self, view: SeatView) -> Callable[[int, str], float]:
+        """The heuristic's reading of the table as a belief about the roles: a player who worked against
+        the lord is more likely dealt a role of the side against him, and so on."""
+        sides = {rid: {"rebel": 1.0, "lord": -1.0}.get(r.side, 0.0) for rid, r in view.rules.roles.items()}
+        lean = {p.seat: max(-3.0, min(3.0, self.base.side(p))) for p in view.players}
+
+        def weight(seat: int, role: str) -> float:
+            return math.exp(LEAN * lean[seat] * sides.get(role, 0.0))
+
+        return weight
+
+    def _search(self, view: SeatView, req: Request, cands: list[Any]) -> Any:
+        from sgs_runtime.runs.fork import evaluate
+
+        worlds = max(1, self.rollouts // len(cands))
+        seeds = [self.rng.getrandbits(62) for _ in range(worlds)]
+        scores: list[list[Optional[float]]] = [[] for _ in cands]
+        start = time.perf_counter()
+        step = worlds if self.ms is None else 1
+        for i in range(0, worlds, step):
+            got = evaluate(view, req, cands, seeds[i:i + step], policy=self.policy, method=self.method,
+                           max_turns=self.max_turns, role_weight=self._role_weight(view))
+            for row, more in zip(scores, got):
+                row.extend(more)
+            if self.ms is not None and (time.perf_counter() - start) * 1000 >= self.ms:
+                break
+        self.searched += 1
+        self.spent += sum(len(r) for r in scores)
+        best, best_gain = 0, 0.0
+        for i in range(1, len(cands)):
+            gain = _clear_gain([a - b for a, b in zip(scores[i], scores[0]) if a is not None and b is not None],
+                               self.margin, self.z)
+            if gain > best_gain:
+                best, best_gain = i, gain
+        if best:
+            self.changed += 1
+        return cands[best]
+
+
+#: how strongly the heuristic's reading of a player (its lean for or against the lord) sways the roles dealt
+LEAN = 0.8
+
+
+def _clear_gain(diffs: list[float], margin: float, z: float) -> float:
+    """The mean of paired differences when it is above ``margin`` and ``z`` standard errors, else 0:
+    a candidate replaces the heuristic's answer only when it did clearly better in the same worlds."""
+    n = len(diffs)
+    if n == 0:
+        return 0.0
+    mean = sum(diffs) / n
+    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 1.0
+    return mean if mean > margin and mean > z * se else 0.0
+
+
+def _legal(req: Request, answer: Any) -> bool:
+    try:
+        req.check(answer)
+    except IllegalDecision:
+        return False
+    return True
+
+
+def _key(action: Any) -> Any:
+    if action is None:
+        return None
+    if isinstance(action, (PlayAction,)):
+        return action.key()
+    return (id(action.card), action.skill, tuple(map(id, action.cards)), action.view_as, action.as_card)

@@ -1,0 +1,425 @@
+"""Decisions: the game asks, an agent answers.
+
+The game never calls ``input()``. When a player must decide, the game yields a
+:class:`Request` and waits; whoever drives it (a bot, a scripted rule case, a
+terminal or web UI) answers with :meth:`Game.answer`. Every request lists its
+legal answers or can check one (:meth:`Request.check`), so an agent can only
+choose among legal moves and a wrong answer is refused without harm.
+
+Kinds and their answers:
+
+=================  ==========================================================
+``play``           :class:`PlayAction` or ``None`` (end the play phase)
+``respond``        :class:`Response` or ``None`` (decline)
+``confirm``        ``True`` / ``False``
+``cards``          a list of :class:`~sgs_runtime.state.model.Card`
+``players``        a list of :class:`~sgs_runtime.state.model.Player`
+``option``         an index into ``options``
+``order``          an index into ``options`` (which trigger fires first)
+``arrange``        ``(top, bottom)``: two lists of the offered cards
+=================  ==========================================================
+
+Every ``check`` looks at the answer's type and range before anything else reads
+it: a wrong type (a card id for a card, a string for an arrangement, a list for a
+bool), a card or player that is not one of those offered (the same objects: a
+card of the same id or a player of the same seat from another game is not), a
+duplicate, an index out of range are refused with :class:`IllegalDecision` and a
+sentence, and :meth:`Game.answer` records and changes nothing. A
+:class:`PlayAction` naming a skill names one part of it exactly: ``view_as`` -1
+is its active part (0 too when it has no view-as entry), 0.. a view-as entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from sgs_runtime.errors import IllegalDecision
+from sgs_runtime.state.model import AnyCard, Card, Player
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sgs_runtime.state.definitions import Skill
+
+
+def describe_value(value: Any) -> str:
+    """A short, safe description of anything an agent might answer with (for refusal messages)."""
+    if isinstance(value, Player):
+        return value.name
+    label = getattr(type(value), "label", None)
+    if callable(label) and hasattr(value, "kind"):  # a card, a virtual card or a hidden card's place holder
+        try:
+            return str(value.label())
+        except Exception:  # an object that only looks like a card: described by its repr
+            pass
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _type_name(value: Any) -> str:
+    """``None``, ``'x' (a str)``, ``42 (an int)``: what an answer was, for refusal messages."""
+    if value is None:
+        return "None"
+    name = type(value).__name__
+    return f"{describe_value(value)} ({'an' if name[:1].lower() in 'aeiou' else 'a'} {name})"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _sequence(value: Any, what: str, of: type, of_name: str) -> list[Any]:
+    """``value`` as a list when it is a list or tuple of ``of``; else an :class:`IllegalDecision`."""
+    if not isinstance(value, (list, tuple)):
+        raise IllegalDecision(f"{what} must be a list of {of_name}, not {_type_name(value)}")
+    for item in value:
+        if not isinstance(item, of):
+            raise IllegalDecision(f"{what} must be a list of {of_name}, but it holds {_type_name(item)}")
+    return list(value)
+
+
+def _pick_from(answer: list[Any], candidates: list[Any], lo: int, hi: int, noun: str, prompt: str) -> None:
+    """A choice of ``lo``..``hi`` different objects, each one of ``candidates`` (the same objects, not look-alikes)."""
+    if len({id(a) for a in answer}) != len(answer):
+        raise IllegalDecision(f"the same {noun} was chosen twice")
+    if not lo <= len(answer) <= hi:
+        raise IllegalDecision(f"choose between {lo} and {hi} {noun}s for: {prompt}")
+    offered = {id(c) for c in candidates}
+    for a in answer:
+        if id(a) not in offered:
+            raise IllegalDecision(f"{describe_value(a)} cannot be chosen for: {prompt} (it was not offered)")
+
+
+@dataclass
+class Request:
+    """Base of all requests: who decides, and what about."""
+
+    player: Player
+    prompt: str
+    optional: bool = False
+    kind: str = field(default="", init=False)
+
+    def check(self, answer: Any) -> None:
+        """Raise :class:`IllegalDecision` if ``answer`` is not allowed."""
+
+    def decline(self) -> Any:
+        """The answer meaning 'no' for an optional request."""
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind, "player": self.player.name, "prompt": self.prompt}
+
+
+# --------------------------------------------------------------------- confirm
+
+
+@dataclass
+class ConfirmRequest(Request):
+    """Yes or no: invoke an optional skill, repeat, accept."""
+
+    skill: Optional[str] = None
+    event: Any = None  # the event a "may" skill would answer
+    part: str = ""  # which part of the skill asks (a trigger's label), for a skill of several parts
+
+    def __post_init__(self) -> None:
+        self.kind = "confirm"
+        self.optional = True
+
+    def check(self, answer: Any) -> None:
+        if not isinstance(answer, bool):  # not 1, 0, "yes" or None: True or False
+            raise IllegalDecision(f"{self.player.name} must answer yes or no (True or False) to: {self.prompt}, "
+                                  f"not {_type_name(answer)}")
+
+    def decline(self) -> Any:
+        return False
+
+
+# ------------------------------------------------------------------ selections
+
+
+@dataclass
+class CardsRequest(Request):
+    """Pick ``min``..``max`` cards from ``candidates``.
+
+    ``hidden`` cards (another player's hand) are picked blind: an agent should
+    choose among them without looking (the game shuffles them for bots).
+    ``valid`` may further restrict a whole selection (e.g. cards of one colour).
+    """
+
+    candidates: list[Card] = field(default_factory=list)
+    min: int = 1
+    max: int = 1
+    hidden: frozenset[int] = frozenset()
+    valid: Optional[Callable[[list[Card]], bool]] = None
+    step: Optional[Callable[[list[Card], Card], bool]] = None  # may this card join these?
+    skill: Optional[str] = None  # the skill whose effect asks, if any
+    purpose: str = ""  # what the cards are for: discard, give, take ...
+
+    def __post_init__(self) -> None:
+        self.kind = "cards"
+        if self.min == 0:
+            self.optional = True
+
+    def check(self, answer: Any) -> None:
+        if not isinstance(answer, (list, tuple)):
+            raise IllegalDecision(f"{self.player.name} must choose cards (a list of the offered cards) for: "
+                                  f"{self.prompt}, not {_type_name(answer)}")
+        chosen = list(answer)
+        # the offered objects themselves (a masked request offers place holders): not a card of the same id
+        _pick_from(chosen, self.candidates, self.min, self.max, "card", self.prompt)
+        if self.step is not None:
+            for i, c in enumerate(chosen):
+                if not self.step(chosen[:i], c):
+                    raise IllegalDecision(f"{describe_value(c)} cannot be chosen with the cards before it for: "
+                                          f"{self.prompt}")
+        if self.valid is not None and not self.valid(chosen):
+            raise IllegalDecision(f"that choice of cards is not allowed for: {self.prompt}")
+
+    def decline(self) -> Any:
+        return []
+
+
+@dataclass
+class PlayersRequest(Request):
+    """Pick ``min``..``max`` players from ``candidates``."""
+
+    candidates: list[Player] = field(default_factory=list)
+    min: int = 1
+    max: int = 1
+    skill: Optional[str] = None  # the skill whose effect asks, if any
+    purpose: str = ""  # give, target ...
+    valid: Optional[Callable[[list[Player]], bool]] = None  # a check of the whole choice, in order
+
+    def __post_init__(self) -> None:
+        self.kind = "players"
+        if self.min == 0:
+            self.optional = True
+
+    def check(self, answer: Any) -> None:
+        if not isinstance(answer, (list, tuple)):
+            raise IllegalDecision(f"{self.player.name} must choose players (a list of the offered players) for: "
+                                  f"{self.prompt}, not {_type_name(answer)}")
+        chosen = _sequence(answer, "the players chosen", Player, "players")
+        # the offered players themselves: a player of another game (same seat) is not one of them
+        _pick_from(chosen, self.candidates, self.min, self.max, "player", self.prompt)
+        if self.valid is not None and not self.valid(chosen):
+            raise IllegalDecision(f"that choice of players is not allowed for: {self.prompt}")
+
+    def decline(self) -> Any:
+        return []
+
+
+@dataclass
+class OptionRequest(Request):
+    """Pick one of ``options`` (labels); the answer is an index."""
+
+    options: list[str] = field(default_factory=list)
+    purpose: str = ""  # what is chosen: "hero" when the options are hero ids
+
+    def __post_init__(self) -> None:
+        self.kind = "option"
+
+    def check(self, answer: Any) -> None:
+        if not _is_int(answer) or not 0 <= answer < len(self.options):
+            raise IllegalDecision(f"{self.player.name} must pick one of {self.options} by its index "
+                                  f"(0 to {len(self.options) - 1}) for: {self.prompt}, not {_type_name(answer)}")
+
+
+@dataclass
+class OrderRequest(OptionRequest):
+    """Several of a player's skills fire at once: which first?"""
+
+    def __post_init__(self) -> None:
+        self.kind = "order"
+
+
+@dataclass
+class ArrangeRequest(Request):
+    """Put ``cards`` on top of / at the bottom of the draw pile (观星)."""
+
+    cards: list[Card] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.kind = "arrange"
+
+    def check(self, answer: Any) -> None:
+        if not isinstance(answer, (list, tuple)) or len(answer) != 2:
+            raise IllegalDecision(f"answer with (top cards, bottom cards): two lists of the offered cards, "
+                                  f"not {_type_name(answer)}")
+        top, bottom = answer
+        for name, part in (("top", top), ("bottom", bottom)):
+            if not isinstance(part, (list, tuple)):
+                raise IllegalDecision(f"the {name} cards must be a list of the offered cards, not {_type_name(part)}")
+        offered = {id(c) for c in self.cards}
+        placed = [*top, *bottom]
+        for c in placed:
+            if id(c) not in offered:
+                raise IllegalDecision(f"{describe_value(c)} is not one of the cards to arrange")
+        if len({id(c) for c in placed}) != len(placed):
+            raise IllegalDecision("a card was placed twice: every offered card must be placed exactly once")
+        if len(placed) != len(self.cards):
+            raise IllegalDecision("every offered card must be placed exactly once")
+
+    def decline(self) -> Any:
+        return (list(self.cards), [])
+
+
+# ------------------------------------------------------------ card use / play
+
+
+@dataclass
+class PlayAction:
+    """Use a card from hand, use cards through a view-as skill, or use an active skill.
+
+    ``card`` is a hand card (or ``None`` with a ``skill``); ``cards`` are the
+    cards given to a skill; ``targets`` the chosen targets in order.
+    """
+
+    card: Optional[Card] = None
+    skill: Optional[str] = None
+    cards: list[Card] = field(default_factory=list)
+    targets: list[Player] = field(default_factory=list)
+    view_as: int = 0  # which of the skill's view-as entries (-1: its active part, when it has both)
+    secondary: list[Player] = field(default_factory=list)  # a further player per target (借刀杀人)
+    recast: bool = False  # 重铸 ``card`` instead of using it: discard it and draw one
+    as_card: Optional[str] = None  # the kind chosen, for a view-as over several names (蛊惑)
+
+    def key(self) -> tuple[Any, ...]:
+        """What the action says, by identity: two actions with one key are the same decision."""
+        return (id(self.card), self.skill, tuple(map(id, self.cards)), tuple(map(id, self.targets)), self.view_as,
+                tuple(map(id, self.secondary)), self.recast, self.as_card)
+
+
+@dataclass
+class PlayOption:
+    """One thing a player can do: the agent completes it into a :class:`PlayAction`."""
+
+    label: str
+    card: Optional[Card] = None
+    skill: Optional["Skill"] = None
+    view_as: int = 0
+    active: bool = False
+    # the card kind this produces (for view-as), for agents and UIs
+    as_card: Optional[str] = None
+    recast: bool = False  # recast ``card`` (重铸): no targets, not a use
+
+
+@dataclass
+class PlayRequest(Request):
+    """The play phase: choose something to use, or end the phase (``None``)."""
+
+    options: list[PlayOption] = field(default_factory=list)
+    # the game fills these in: they compute what a partially built action allows
+    card_choices: Optional[Callable[[PlayOption], tuple[list[Card], int, Optional[int]]]] = None
+    card_step: Optional[Callable[[PlayOption, list[Card], Card], bool]] = None
+    target_choices: Optional[Callable[[PlayOption, list[Card], list[Player]], tuple[list[Player], int, int]]] = None
+    secondary_choices: Optional[Callable[[PlayOption, list[Card], Player, int], list[Player]]] = None
+    validate: Optional[Callable[[PlayAction], Optional[str]]] = None
+    # the key of the last action found legal: the agent's own check and the game's are one check
+    passed: Optional[tuple[Any, ...]] = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.kind = "play"
+        self.optional = True
+
+    def check(self, answer: Any) -> None:
+        if answer is None:
+            return
+        if not isinstance(answer, PlayAction):
+            raise IllegalDecision(f"answer a play request with a PlayAction or None, not {_type_name(answer)}")
+        check_action_fields(answer)
+        key = answer.key()
+        if key == self.passed:
+            return  # the state has not changed while the request waits: the verdict holds
+        assert self.validate is not None
+        problem = self.validate(answer)
+        if problem:
+            raise IllegalDecision(problem)
+        self.passed = key
+
+
+@dataclass
+class Response:
+    """Answer a response window with a hand card, or with cards through a skill."""
+
+    card: Optional[Card] = None
+    skill: Optional[str] = None
+    cards: list[Card] = field(default_factory=list)
+    view_as: int = 0
+    as_card: Optional[str] = None  # the kind chosen, for a view-as over several names
+
+
+@dataclass
+class RespondOption:
+    label: str
+    card: Optional[Card] = None
+    skill: Optional["Skill"] = None
+    view_as: int = 0
+    as_card: Optional[str] = None
+
+
+@dataclass
+class RespondRequest(Request):
+    """Use or play a card of ``pattern`` (a card name, or cards that can rescue)."""
+
+    pattern: str = ""
+    mode: str = "use"
+    against: Optional[AnyCard] = None
+    target: Optional[Player] = None  # the player the answer is for (rescue) or the effect is on (counter)
+    on: list[Player] = field(default_factory=list)  # the answer will be used on these (借刀杀人's victim)
+    beneficiary: Optional[Player] = None  # answering for this player (护驾)
+    options: list[RespondOption] = field(default_factory=list)
+    card_choices: Optional[Callable[[RespondOption], tuple[list[Card], int, Optional[int]]]] = None
+    card_step: Optional[Callable[[RespondOption, list[Card], Card], bool]] = None
+    validate: Optional[Callable[[Response], Optional[str]]] = None
+
+    def __post_init__(self) -> None:
+        self.kind = "respond"
+        self.optional = True
+
+    def check(self, answer: Any) -> None:
+        if answer is None:
+            return
+        if not isinstance(answer, Response):
+            raise IllegalDecision(f"answer a response window with a Response or None, not {_type_name(answer)}")
+        check_response_fields(answer)
+        assert self.validate is not None
+        problem = self.validate(answer)
+        if problem:
+            raise IllegalDecision(problem)
+
+
+
+# ------------------------------------------------------------ answer shapes
+
+
+def _check_card_skill(what: str, card: Any, skill: Any, cards: Any, view_as: Any, as_card: Any) -> None:
+    """The fields a PlayAction and a Response share: their types, before anything reads them."""
+    if card is not None and not isinstance(card, Card):
+        raise IllegalDecision(f"{what}.card must be a card of the game or None, not {_type_name(card)}")
+    if skill is not None and not isinstance(skill, str):
+        raise IllegalDecision(f"{what}.skill must be a skill id (a string) or None, not {_type_name(skill)}")
+    if card is not None and skill is not None:
+        raise IllegalDecision(f"{what} names both a card ({card.label()}) and a skill ({skill}): name one")
+    _sequence(cards, f"{what}.cards", Card, "cards of the game")
+    if not _is_int(view_as):
+        raise IllegalDecision(f"{what}.view_as must be an index (an int), not {_type_name(view_as)}")
+    if as_card is not None and not isinstance(as_card, str):
+        raise IllegalDecision(f"{what}.as_card must be a card kind id (a string) or None, not {_type_name(as_card)}")
+
+
+def check_action_fields(action: PlayAction) -> None:
+    """Raise :class:`IllegalDecision` unless every field of ``action`` has the type it must have."""
+    _check_card_skill("a PlayAction", action.card, action.skill, action.cards, action.view_as, action.as_card)
+    _sequence(action.targets, "a PlayAction.targets", Player, "players")
+    _sequence(action.secondary, "a PlayAction.secondary", Player, "players")
+    if not isinstance(action.recast, bool):
+        raise IllegalDecision(f"a PlayAction.recast must be True or False, not {_type_name(action.recast)}")
+    if action.card is None and action.skill is None:
+        raise IllegalDecision("a PlayAction must name a card or a skill (answer None to end the play phase)")
+
+
+def check_response_fields(ans: Response) -> None:
+    """Raise :class:`IllegalDecision` unless every field of ``ans`` has the type it must have."""
+    _check_card_skill("a Response", ans.card, ans.skill, ans.cards, ans.view_as, ans.as_card)
+    if ans.card is None and ans.skill is None:
+        raise IllegalDecision("a Response must name a card or a skill (answer None to decline)")

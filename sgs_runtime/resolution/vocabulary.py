@@ -1,0 +1,277 @@
+"""What expressions can say: attributes, functions and their types.
+
+The compiler checks every attribute and call against these tables (so a typo
+is an error at its line and column) and compiles them to the getters here.
+
+Types are short strings: ``num``, ``bool``, ``text``, ``player``,
+``players``, ``card``, ``cards``, ``judge``, ``event:<kind>``, ``sym:<kind>``
+(a name such as a suit or a card name), ``list``, ``any`` and ``none``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from sgs_runtime.resolution.prohibitions import forbids_target
+from sgs_runtime.resolution.quantities import seat_distance
+from sgs_runtime.state.model import COLOR, Player, VirtualCard
+from sgs_runtime.state.visibility import visible
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sgs_runtime.state.frame import Frame
+
+Getter = Callable[[Any], Any]
+
+
+class Field:
+    """A getter that reads one attribute path (``"kind.id"``): compiled code reads the attributes itself."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __call__(self, obj: Any) -> Any:
+        for name in self.path.split("."):
+            obj = getattr(obj, name)
+        return obj
+
+
+def _cards_in(zone: str) -> Getter:
+    return lambda p: list(p.zone(zone).cards) if p.zone(zone) is not None else []
+
+
+PLAYER_ATTRS: dict[str, tuple[str, Getter, str]] = {
+    "hp": ("num", Field("hp"), "current HP"),
+    "max_hp": ("num", Field("max_hp"), "maximum HP"),
+    "lost_hp": ("num", Field("lost_hp"), "max HP minus HP"),
+    "wounded": ("bool", lambda p: p.hp < p.max_hp, "HP below max HP"),
+    "alive": ("bool", Field("alive"), "alive"),
+    "dead": ("bool", lambda p: not p.alive, "dead"),
+    "dying": ("bool", Field("dying"), "in the dying state (濒死)"),
+    "hand": ("cards", _cards_in("hand"), "hand cards"),
+    "equip": ("cards", _cards_in("equip"), "equipped cards"),
+    "judge": ("cards", _cards_in("judge"), "judge area, in placement order"),
+    "cards": ("cards", lambda p: p.hand.cards + p.equip.cards, "hand and equipped cards (牌)"),
+    "area_cards": ("cards", lambda p: p.hand.cards + p.equip.cards + p.judge.cards,
+                   "hand, equipped and judge-area cards (区域里的牌)"),
+    "hand_count": ("num", lambda p: len(p.hand), "number of hand cards"),
+    "hero": ("sym:hero", Field("hero.id"), "hero id"),
+    "kingdom": ("sym:kingdom", Field("kingdom"), "kingdom (势力); a god hero's chosen one once chosen; "
+                "assignable: `p.kingdom = wei`"),
+    "kingdoms": ("syms:kingdom", Field("kingdoms"),
+                 "every kingdom the hero belongs to (孙尚香 of the classic pack is shu and wu)"),
+    "gender": ("sym:gender", Field("hero.gender"), "gender"),
+    "role": ("sym:role", Field("role"), "role (身份)"),
+    "seat": ("num", Field("seat"), "seat number, from 0"),
+    "face_down": ("bool", Field("face_down"), "turned over"),
+    "pile_names": ("syms:pile", lambda p: [n for n, z in p.piles.items() if z.cards], "the piles on this player"),
+    "chained": ("bool", Field("chained"), "in the chained state (铁索连环); assignable: `p.chained = true`"),
+}
+
+CARD_ATTRS: dict[str, tuple[str, Getter, str]] = {
+    "name": ("sym:card", Field("kind.id"), "the card's name (its kind id); `c is slash` tests the family"),
+    "nature": ("sym:nature", Field("kind.nature"), "normal, fire or thunder"),
+    "suit": ("sym:suit", Field("suit"), "suit; none for a card made of several cards or of none"),
+    "color": ("sym:color", Field("color"), "red or black; none when its cards have no common colour"),
+    "rank": ("num", Field("rank"), "1 (A) .. 13 (K); 0 when it has none"),
+    "type": ("sym:type", Field("kind.type"), "basic, trick or equip"),
+    "slot": ("sym:slot", lambda c: c.kind.equip.slot if c.kind.equip else None, "equipment slot, or none"),
+    "range": ("num", lambda c: c.kind.equip.range if c.kind.equip and c.kind.equip.range else 0,
+              "a weapon's range"),
+    "delayed": ("bool", lambda c: c.kind.delayed is not None, "a delayed trick"),
+    "cards": ("cards", lambda c: list(c.physical), "the physical cards it is made of"),
+    "virtual": ("bool", lambda c: bool(c.virtual), "made by a skill or an effect"),
+    "skill": ("sym:skill", Field("skill"), "the skill that made it, or none"),
+    "owner": ("player", Field("owner"), "the player whose area holds it, or none"),
+    "zone": ("sym:zone", lambda c: c.zone.name if c.zone is not None else None, "the zone it is in"),
+}
+
+JUDGE_ATTRS: dict[str, tuple[str, Getter, str]] = {
+    "card": ("card", Field("card"), "the final judge card"),
+    "suit": ("sym:suit", Field("suit"), "the result's suit"),
+    "color": ("sym:color", Field("color"), "the result's colour"),
+    "rank": ("num", Field("rank"), "the result's rank"),
+    "player": ("player", Field("player"), "who judged"),
+}
+
+EVENT_COMMON: dict[str, tuple[str, Getter, str]] = {
+    "cancelled": ("bool", Field("cancelled"), "cancelled by a trigger"),
+}
+
+LIST_ATTRS: dict[str, tuple[str, Getter, str]] = {
+    "count": ("num", lambda xs: len(xs) if xs is not None else 0, "number of items"),
+    "empty": ("bool", lambda xs: not xs, "no items"),
+}
+
+SYMBOLS: dict[str, tuple[str, ...]] = {
+    "suit": ("spade", "heart", "club", "diamond"),
+    "color": ("red", "black"),
+    "type": ("basic", "trick", "equip"),
+    "nature": ("normal", "fire", "thunder"),
+    "zone": ("hand", "equip", "judge", "draw_pile", "discard_pile", "processing"),
+}
+
+
+def element_type(t: str) -> str:
+    return {"players": "player", "cards": "card"}.get(t, "any")
+
+
+def list_type(t: str) -> str:
+    return {"player": "players", "card": "cards"}.get(t, "list")
+
+
+# ------------------------------------------------------------------ functions
+
+
+def _count(f: "Frame", xs: Any) -> int:
+    return len(xs) if xs is not None else 0
+
+
+def _first(f: "Frame", xs: Any) -> Any:
+    return xs[0] if xs else None
+
+
+def _last(f: "Frame", xs: Any) -> Any:
+    return xs[-1] if xs else None
+
+
+def _reversed(f: "Frame", xs: Any) -> Any:
+    return list(reversed(xs or []))
+
+
+def _seat_distance(f: "Frame", a: Player, b: Player) -> int:
+    return seat_distance(f.game, a, b)
+
+
+def _after(f: "Frame", p: Player) -> list[Player]:
+    return f.game.after(p)
+
+
+def _from(f: "Frame", p: Player) -> list[Player]:
+    return f.game.alive_from(p)
+
+
+def _next(f: "Frame", p: Player) -> Optional[Player]:
+    return f.game.next_alive(p)
+
+
+def _option(f: "Frame", name: str) -> Any:
+    return f.game.option(name)
+
+
+def _color_of(f: "Frame", suit: str) -> Optional[str]:
+    return COLOR.get(suit)
+
+
+def _min(f: "Frame", *xs: Any) -> Any:
+    return min(xs)
+
+
+def _max(f: "Frame", *xs: Any) -> Any:
+    return max(xs)
+
+
+def _hero_kingdom(f: "Frame", hero: str) -> Optional[str]:
+    h = f.game.content.heroes.get(hero) if hero else None
+    return h.kingdom if h is not None else None
+
+
+def _hero_hp(f: "Frame", hero: str) -> int:
+    h = f.game.content.heroes.get(hero) if hero else None
+    return h.hp if h is not None else 0
+
+
+def _shuffled(f: "Frame", xs: Any) -> list[Any]:
+    out = list(xs or [])
+    f.game.rng.shuffle(out)  # chance is the game's: reproducible from its seed
+    return out
+
+
+def _pile(f: "Frame", zone: str) -> list[Any]:
+    g = f.game
+    pile = {"draw_pile": g.draw_pile, "discard_pile": g.discard_pile, "processing": g.processing}.get(zone)
+    return list(pile.cards) if pile is not None else []
+
+
+def _role_count(f: "Frame", role: str) -> int:
+    return sum(1 for p in f.game.players if p.alive and p.role == role)
+
+
+# name -> (argument types, result type, implementation, doc); "*" repeats the last
+FUNCTIONS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
+    "count": (("list",), "num", _count, "number of items of a list"),
+    "first": (("list",), "elem", _first, "first item of a list, or none"),
+    "last": (("list",), "elem", _last, "last item of a list, or none"),
+    "reversed": (("list",), "same", _reversed, "the list backwards (judge area: last placed first)"),
+    "min": (("num", "*"), "num", _min, "smallest number"),
+    "max": (("num", "*"), "num", _max, "largest number"),
+    "seat_distance": (("player", "player"), "num", _seat_distance,
+                      "seats apart the shorter way round, dead seats skipped"),
+    "after": (("player",), "players", _after, "living players after one in seat order"),
+    "with_role": (("sym:role",), "players", lambda f, role: [p for p in f.game.alive_from(f.game.current)
+                                                             if p.role == role],
+                  "living players with a role, from the current player (the lord: with_role(lord))"),
+    "seat_order": (("player",), "players", _from, "living players in seat order, beginning with one (if alive)"),
+    "next": (("player",), "player", _next, "the next living player"),
+    "option": (("text",), "any", _option, "a rules option's value"),
+    "color_of": (("sym:suit",), "sym:color", _color_of, "the colour of a suit"),
+    "alive_with_role": (("sym:role",), "num", _role_count, "how many living players have a role"),
+    "hero_kingdom": (("sym:hero",), "sym:kingdom", _hero_kingdom, "a hero's kingdom"),
+    "hero_hp": (("sym:hero",), "num", _hero_hp, "a hero's HP"),
+    "shuffled": (("list",), "same", _shuffled, "the list in a random order (the game's seeded chance)"),
+    "pile": (("sym:zone",), "cards", _pile, "the cards of draw_pile (top first), discard_pile or processing"),
+}
+
+# comprehension functions: f(x from xs where cond)
+COMPREHENSIONS = {
+    "count": "num",
+    "any": "bool",
+    "all": "bool",
+    "first": "elem",
+    "select": "same",
+}
+
+# player methods: name -> (argument types, result, implementation(player, frame, *args), doc)
+PLAYER_METHODS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
+    "mark": (("mark",), "num", lambda p, f, name: p.marks.get(name, 0), "the number of a mark"),
+    "has_skill": (("sym:skill",), "bool",
+                  lambda p, f, sid: f.game.skillset.has(p, sid), "has a skill now"),
+    "pile": (("sym:pile",), "cards", lambda p, f, name: list(p.piles[name].cards) if name in p.piles else [],
+             "the cards of a special pile"),
+    "unseen": (("sym:card",), "num", lambda p, f, cid: _unseen(f, p, cid),
+               "how many cards of that name (family included) this player has not seen anywhere now"),
+    "unseen_total": ((), "num", lambda p, f: _unseen(f, p, None),
+                     "how many cards of the game this player cannot see now"),
+    "can_use": (("sym:card",), "bool", lambda p, f, cid: _can_use(f, p, cid),
+                "could use a card of that name now (limits and targets)"),
+    "can_target": (("player", "sym:card"), "bool", lambda p, f, q, cid: _can_target(f, p, q, cid),
+                   "no prohibition stops this player targeting that one with a card of that name"),
+    "used": (("sym:card", "sym:phase"), "num", lambda p, f, cid, ph: _used(f, p, cid, ph),
+             "cards of that name this player used or played this turn during that phase of their own turn"),
+}
+
+
+def _unseen(f: "Frame", p: Player, cid: Any) -> int:
+    name = cid.kind.id if hasattr(cid, "kind") else cid
+    return sum(1 for c in f.game.cards if not visible(c, p.seat) and (name is None or c.base.is_a(name)))
+
+
+def _can_target(f: "Frame", p: Player, q: Player, cid: str) -> bool:
+    return q is not None and q.alive and not forbids_target(f.game, p, q, VirtualCard(f.game.content.cards[cid]))
+
+
+def _used(f: "Frame", p: Player, cid: str, phase: str) -> int:
+    cards = f.game.content.cards
+    return sum(1 for seat, name, ph, _ in f.game.history
+               if seat == p.seat and ph == phase and name in cards and cards[name].is_a(cid))
+
+
+def _can_use(f: "Frame", p: Player, cid: str) -> bool:
+    from sgs_runtime.resolution.use import (  # (use.py reads compiled content: imported when first asked)
+        has_targets,
+        within_limit,
+    )
+
+    card = VirtualCard(f.game.content.cards[cid])
+    return within_limit(f.game, p, card) and has_targets(f.game, p, card)

@@ -1,0 +1,95 @@
+"""Answers that only change with the state, remembered for one state version.
+
+The game's *state version* (``Game.version``) moves on with every change that a
+question about the state could notice: every log record (a card moved, HP changed,
+a skill was invoked ...) and every change no record tells of (:meth:`Game.touch`:
+a mark, a use counter, the phase). Between two changes, the same question has the
+same answer, so pure questions asked again and again while a decision is listed,
+checked by the agent, checked by the game and carried out — a quantity such as a
+distance or an attack range, whether a player is a legal target of a card — are
+computed once.
+
+An entry keeps the objects its key names by ``id`` (a virtual card made for one
+check), so an ``id`` cannot be reused while its entry lives. With
+``Game.check_caches`` (``SGS_CHECK_CACHES=1`` or ``sgs simulate --check``) every
+remembered answer is computed again and compared, which proves the versioning right
+over whole games.
+
+>>> cache = StateCache()
+>>> cache.get(0, ("distance", 1, 2)) is None
+True
+>>> cache.put(0, ("distance", 1, 2), 3, ())
+>>> cache.get(0, ("distance", 1, 2))
+(3, ())
+>>> cache.get(1, ("distance", 1, 2)) is None  # the state changed
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
+from sgs_runtime.errors import GameError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sgs_runtime.resolution.game import Game
+
+
+class StateCache:
+    """One state version's remembered answers, keyed by the question."""
+
+    __slots__ = ("version", "entries")
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.entries: dict[tuple[Any, ...], tuple[Any, Sequence[Any]]] = {}
+
+    def get(self, version: int, key: tuple[Any, ...]) -> Optional[tuple[Any, Sequence[Any]]]:
+        """The entry for ``key`` if it was made at ``version``, else None (and everything older is dropped)."""
+        if self.version != version:
+            self.entries.clear()
+            self.version = version
+            return None
+        return self.entries.get(key)
+
+    def put(self, version: int, key: tuple[Any, ...], value: Any, keep: Sequence[Any]) -> None:
+        """Remember ``value`` for ``key`` at ``version``; ``keep`` holds the objects the key names by id."""
+        if self.version != version:
+            self.entries.clear()
+            self.version = version
+        self.entries[key] = (value, keep)
+
+
+def remembered(g: "Game", key: tuple[Any, ...], keep: Sequence[Any], compute: Callable[..., Any],
+               *args: Any) -> Any:
+    """``compute(g, *args)``, remembered under ``key`` while the state version holds.
+
+    ``keep``: the objects ``key`` names by id (kept alive with the entry). With
+    ``g.check_caches`` a remembered answer is computed again and must be the same. An
+    answer whose computing moved the version on is not kept (pure questions never do)."""
+    version = g.version
+    hit = g.state_cache.get(version, key)
+    if hit is not None:
+        if g.check_caches:
+            _verify(key, keep, hit[0], compute(g, *args))
+        return hit[0]
+    value = compute(g, *args)
+    if g.version == version:
+        g.state_cache.put(version, key, value, keep)
+    return value
+
+
+def _verify(key: tuple[Any, ...], keep: Sequence[Any], remembered: Any, fresh: Any) -> None:
+    """Raise when a remembered answer differs from one computed now (the cache check)."""
+    if fresh != remembered:
+        shown = ", ".join(_shown(a) for a in keep)
+        raise GameError(f"cache check: {key[0]}({shown}) was remembered as {remembered!r} but is {fresh!r} now: "
+                        "a change of the state did not move the state version on (Game.touch)")
+
+
+def _shown(value: Any) -> str:
+    name = getattr(value, "name", None)
+    if isinstance(name, str):
+        return name
+    label = getattr(value, "label", None)
+    return str(label()) if callable(label) else type(value).__name__
