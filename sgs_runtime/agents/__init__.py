@@ -1,5 +1,9 @@
 """Agents answer requests. :class:`RandomAgent` picks uniformly among legal answers.
 
+This package holds who answers: the interface and the random agent (here), the heuristic
+bot (:mod:`.bots`) and its reading of the hidden roles (:mod:`.beliefs`), the search bot
+(:mod:`.search`) and the ``--agents`` spec (:mod:`.agentspec`).
+
 An agent is anything with ``decide(request, view) -> answer``: the view is its seat's
 (:class:`~sgs_runtime.state.seatview.SeatView`), and cards it may not see are place holders. Agents choose
 only among what the request offers, so they cannot break a rule; the game
