@@ -366,10 +366,16 @@ class _CaseCheck:
                 self.err((key,), "E330", f"a case dealt from hero_pile starts at the beginning of the game: "
                                          f"'{key}' is the rules' (the first seat of the rules' first role plays "
                                          "first; the heroes not chosen are the unused heroes)", key=True)
+        self.seat_count()
+
+    def seat_count(self) -> bool:
+        """Whether the rules play as many players as the case has seats (E330 if not)."""
         n = len(self.data.get("seats") or [])
         if self.rules is not None and not self.rules.players_min <= n <= self.rules.players_max:
             self.err(("seats",), "E330", f"{n} seats, but the rules '{self.rules.id}' play "
                                          f"{self.rules.players_min} to {self.rules.players_max} players")
+            return False
+        return True
 
     def seats(self) -> None:
         if "hero_pile" in self.data:
@@ -411,11 +417,7 @@ class _CaseCheck:
                 if name not in self.content.marks:
                     self.err(path + ("marks", name), "E300", f"unknown mark '{name}'"
                                                              f"{did_you_mean(name, self.content.marks)}", key=True)
-        n = len(self.data.get("seats") or [])
-        if self.rules is not None and not self.rules.players_min <= n <= self.rules.players_max:
-            self.err(("seats",), "E330", f"{n} seats, but the rules '{self.rules.id}' play "
-                                         f"{self.rules.players_min} to {self.rules.players_max} players")
-        elif ok and self.rules is not None:
+        if self.seat_count() and ok and self.rules is not None:
             self.hit_points()
 
     def equipment(self, kinds: list[Any], path: tuple[Any, ...]) -> None:

@@ -307,15 +307,10 @@ def test_the_events_table_names_only_fields_events_have() -> None:
     from sgs_runtime.state import events
     fields = {cls.kind: set(cls.FIELDS) for cls in vars(events).values()
               if isinstance(cls, type) and issubclass(cls, events.Event) and cls is not events.Event}
-    text = section(language(), "### 4.2 Events and their fields")
-    for row in text.splitlines():
-        cells = [c.strip() for c in re.split(r"(?<!\\)\|", row)[1:-1]]
-        if len(cells) != 3 or cells[0] not in fields:
+    for kind, (_timings, named, _changeable) in _event_rows().items():
+        if kind not in fields:
             continue
-        # the field names: the code spans of the third cell that are not inside parentheses
-        outside = re.sub(r"\([^()]*(?:\([^()]*\)[^()]*)*\)", "", cells[2])
-        named = {s for s in code_spans(outside) if re.fullmatch(r"[a-z_]+", s)}
-        assert named and named <= fields[cells[0]], f"4.2 {cells[0]}: {sorted(named - fields[cells[0]])}"
+        assert named and named <= fields[kind], f"4.2 {kind}: {sorted(named - fields[kind])}"
 
 
 def _event_rows() -> dict[str, tuple[set[str], set[str], set[str]]]:
@@ -325,6 +320,7 @@ def _event_rows() -> dict[str, tuple[set[str], set[str], set[str]]]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", row)[1:-1]]
         if len(cells) != 3 or not re.fullmatch(r"[a-z_]+", cells[0]):
             continue
+        # the field names: the code spans of the third cell that are not inside parentheses
         outside = re.sub(r"\([^()]*(?:\([^()]*\)[^()]*)*\)", "", cells[2])
         named = {s for s in code_spans(outside) if re.fullmatch(r"[a-z_]+", s)}
         changeable = set(re.findall(r"`([a-z_]+)` \(\*\*changeable\*\*", cells[2]))
