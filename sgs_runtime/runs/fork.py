@@ -20,7 +20,9 @@ A **rollout** (:func:`play_out`) deals anew what the searching seat cannot see
 (:func:`sgs_runtime.state.redeal.redeal`), reseeds the game's chance, answers the pending
 request with a candidate answer, lets a fast policy (``heuristic`` or ``random``
 bots, :data:`POLICIES`) play every seat to the end, and scores the end for the seat:
-1 won, 0 lost, 0.5 when a limit stopped it. Everything is drawn from the rollout's
+1 won, 0 lost, 0.5 when a limit stopped it. With a horizon (``max_turns``) the copy
+stops after that many turns and the position is scored by a fitted evaluation
+(:func:`sgs_runtime.agents.evaluation.value`: the chance that the seat's side wins). Everything is drawn from the rollout's
 seed, so the same seed gives the same result. :func:`evaluate` is what an agent
 calls: it holds only its :class:`~sgs_runtime.state.seatview.SeatView`, and gets back only
 scores, over worlds dealt from what its seat knows.
@@ -177,7 +179,8 @@ def play_out(game: "Game", seat: int, answer: Any, seed: int, policy: str = "heu
     request with ``answer`` (in :func:`~sgs_runtime.records.replay.encode` form), play every seat with
     ``policy`` bots to the end; 1.0 if ``seat`` won, 0.0 if it lost, 0.5 if a limit stopped it.
 
-    ``max_turns``: stop after that many more turns (scored 0.5); ``role_weight``: the seat's belief
+    ``max_turns``: a horizon: stop after that many more turns and score the position reached by the
+    chance the model of :mod:`sgs_runtime.agents.evaluation` gives the seat's side; ``role_weight``: the seat's belief
     about the unknown roles (:func:`~sgs_runtime.state.redeal.redeal`). Raise :class:`GameError` when the
     answer is refused."""
     from sgs_runtime.state.seatview import ask_agent
@@ -192,6 +195,7 @@ def play_out(game: "Game", seat: int, answer: Any, seed: int, policy: str = "heu
     game.log_sink = None
     game.trace = None
     game.on_forced = None
+    horizon = max_turns is not None and game.turn_number + max_turns < game.limits.turns
     if max_turns is not None:
         game.limits = dataclasses.replace(game.limits, turns=min(game.limits.turns, game.turn_number + max_turns))
     if hasattr(req, "passed"):
@@ -201,7 +205,11 @@ def play_out(game: "Game", seat: int, answer: Any, seed: int, policy: str = "heu
         req = game.answer(decode(game, req, answer))
         while req is not None:
             req = game.answer(ask_agent(game, bots[req.player.seat], req))
-    except LimitExceeded:
+    except LimitExceeded as exc:
+        if horizon and exc.what == "turn":
+            from sgs_runtime.agents.evaluation import value
+
+            return value(game, seat)
         return 0.5
     result = game.result
     if result is None or result.limit is not None:
