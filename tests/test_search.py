@@ -267,3 +267,20 @@ def test_a_game_not_started_cannot_be_copied(content: Any, identity: Any) -> Non
 
     with pytest.raises(GameError, match="has not started"):
         fork.copy_game(Game(content, identity, players=5, seed=1))
+
+
+def test_a_search_seat_that_changes_nothing_leaves_the_game_as_the_heuristic_played_it(content: Any) -> None:
+    """Role-controlled comparisons change one seat only: the other seats' bots get the same seeds in both
+    specs, and listing candidates does not move the heuristic's chance inside the search bot."""
+    from sgs_runtime.runs import simulate
+    from sgs_runtime.runs.simulate import play_one
+
+    saved = simulate.BUDGETED["search"]
+    simulate.BUDGETED["search"] = lambda s, b=None: SearchAgent(s, rollouts=1)  # too small a budget to search
+    try:
+        for index in range(3):
+            base = play_one(content, "identity", 5, 100 + index, index, agents="heuristic")
+            mixed = play_one(content, "identity", 5, 100 + index, index, agents=f"search:1@{index},heuristic")
+            assert (base.heroes, base.winners, base.turns) == (mixed.heroes, mixed.winners, mixed.turns)
+    finally:
+        simulate.BUDGETED["search"] = saved

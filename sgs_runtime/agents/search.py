@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from sgs_runtime.agents import Agent
 from sgs_runtime.agents.bots import HeuristicAgent
 from sgs_runtime.errors import IllegalDecision
-from sgs_runtime.resolution.requests import PlayAction, PlayRequest, Request, RespondRequest, Response
+from sgs_runtime.resolution.requests import OptionRequest, PlayAction, PlayRequest, Request, RespondRequest, Response
 from sgs_runtime.state.seatview import SeatView, as_view
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,7 +48,7 @@ class SearchAgent(Agent):
 
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, *, candidates: int = 2,
                  policy: str = "heuristic", ms: Optional[float] = None, margin: float = 0.0, z: float = 1.0,
-                 method: str = "auto", max_turns: Optional[int] = None) -> None:
+                 method: str = "auto", max_turns: Optional[int] = None, hero_rollouts: int = 0) -> None:
         self.base = HeuristicAgent(seed)
         self.rng = random.Random(f"search:{seed}")
         self.rollouts = max(1, rollouts)
@@ -59,6 +59,7 @@ class SearchAgent(Agent):
         self.z = z
         self.method = method
         self.max_turns = max_turns
+        self.hero_rollouts = hero_rollouts  # worlds per hero offered at the hero choice (0: the heuristic's)
         self.searched = 0  # decisions searched, and rollouts spent, in this game
         self.spent = 0
         self.changed = 0  # decisions where search chose otherwise than the heuristic
@@ -66,16 +67,25 @@ class SearchAgent(Agent):
     def decide(self, request: Request, game: "Game | SeatView") -> Any:
         view = as_view(game, request.player.seat)
         first = self.base.decide(request, view)
+        # listing the candidates asks the heuristic about other answers: its chance must not move for
+        # that, so that where search changes nothing the bot plays exactly as the heuristic bot
+        state = self.base.rng.getstate()
         cands: list[Any]
-        if isinstance(request, PlayRequest) and request.options:
+        horizon = self.max_turns
+        budget = self.rollouts
+        if isinstance(request, OptionRequest) and request.purpose == "hero" and self.hero_rollouts:
+            cands = [first] + [i for i in range(len(request.options)) if i != first]
+            horizon, budget = None, self.hero_rollouts * len(cands)  # a hero shows over the whole game
+        elif isinstance(request, PlayRequest) and request.options:
             cands = self._play_candidates(request, first)
         elif isinstance(request, RespondRequest) and request.options and self._key_response(request):
             cands = self._respond_candidates(request, first)
         else:
             return first
-        if len(cands) < 2:
+        self.base.rng.setstate(state)
+        if len(cands) < 2 or budget < len(cands):
             return first
-        return self._search(view, request, cands)
+        return self._search(view, request, cands, budget, horizon)
 
     # ------------------------------------------------------------------ candidates
 
@@ -154,17 +164,17 @@ class SearchAgent(Agent):
 
         return weight
 
-    def _search(self, view: SeatView, req: Request, cands: list[Any]) -> Any:
+    def _search(self, view: SeatView, req: Request, cands: list[Any], budget: int, horizon: Optional[int]) -> Any:
         from sgs_runtime.runs.fork import evaluate
 
-        worlds = max(1, self.rollouts // len(cands))
+        worlds = max(1, budget // len(cands))
         seeds = [self.rng.getrandbits(62) for _ in range(worlds)]
         scores: list[list[Optional[float]]] = [[] for _ in cands]
         start = time.perf_counter()
         step = worlds if self.ms is None else 1
         for i in range(0, worlds, step):
             got = evaluate(view, req, cands, seeds[i:i + step], policy=self.policy, method=self.method,
-                           max_turns=self.max_turns, role_weight=self._role_weight(view))
+                           max_turns=horizon, role_weight=self._role_weight(view))
             for row, more in zip(scores, got):
                 row.extend(more)
             if self.ms is not None and (time.perf_counter() - start) * 1000 >= self.ms:
