@@ -21,24 +21,15 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
+from tiers import _content  # noqa: E402  (the built-in content, loaded once per worker)
 
 from sgs_runtime.agents.beliefs import side_of  # noqa: E402
 from sgs_runtime.agents.evaluation import FEATURES, SIDES, Model, features  # noqa: E402
-
-_CONTENT: list[Any] = []
-
-
-def _content() -> Any:
-    if not _CONTENT:
-        from sgs_dsl.loader import load_content
-
-        _CONTENT.append(load_content())
-    return _CONTENT[0]
 
 
 def one_game(args: tuple[str, int, int]) -> tuple[int, list[list[float]], int]:

@@ -69,3 +69,25 @@ def test_a_rollout_with_a_horizon_is_scored_by_the_evaluation(content: Any, iden
     assert all(g is not None and 0.0 <= g <= 1.0 for g in got)
     assert any(g not in (0.0, 0.5, 1.0) for g in got)  # positions, not ends: chances between
     assert got == fork.rollouts(game, seat, [(answer, s) for s in range(4)], max_turns=1, method="replay")
+
+
+def test_the_fit_learns_a_side_that_the_features_tell() -> None:
+    """benchmarks/fit_evaluation.py's Newton fit on made-up positions: the side whose players are alive wins."""
+    np = pytest.importorskip("numpy")
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import fit_evaluation
+
+    rng = np.random.default_rng(1)
+    n = 600
+    x = np.zeros((n, len(evaluation.FEATURES)))
+    x[:, 0] = 1.0
+    y = rng.integers(0, len(evaluation.SIDES), n)
+    for i, side in enumerate(evaluation.SIDES):
+        column = evaluation.FEATURES.index(f"{side}_side_alive")
+        x[:, column] = rng.random(n) * 0.3 + np.where(y == i, 0.5, 0.0)
+    w = fit_evaluation.fit(x, y)
+    loss, accuracy = fit_evaluation.scores(w, x, y)
+    assert accuracy > 0.95 and loss < 0.3
