@@ -145,13 +145,14 @@ class Belief:
         self._probs: dict[int, dict[str, float]] = {}
         self._changes = 0  # evidence updates so far
         self._key: Optional[tuple[object, ...]] = None  # what the cached probabilities were worked out from
+        self._leans: dict[int, float] = {}  # seat -> lean, for the cached probabilities
 
     def update(self, view: "SeatView") -> None:
         """Read the public records that came after the last update."""
         records = view.public
         if self.seen >= len(records):
             return
-        lean = {s: self.lean(view, s) for s in range(len(view.players))}
+        lean: Optional[dict[int, float]] = None  # every seat's lean before this update's evidence
         content = view.content
         for rec in records[self.seen:]:
             sign = act_sign(content, rec)
@@ -160,6 +161,8 @@ class Belief:
             what, src, dst, _thing, amount = rec
             if src == dst:
                 continue
+            if lean is None:  # (taken at the first record that tells something, before any evidence is added)
+                lean = {s: self.lean(view, s) for s in range(len(view.players))}
             weight = WEIGHTS.get(what, 0.5) * max(1, amount) * sign
             # harming someone on one side is working for the other side; helping, for theirs
             self._add(src, -weight * lean[dst])
@@ -174,9 +177,10 @@ class Belief:
 
     def probabilities(self, view: "SeatView") -> dict[int, dict[str, float]]:
         """Seat -> role -> probability, for every seat (this one and the revealed ones are certain)."""
-        key = (self._changes, tuple(p.role_revealed for p in view.players))
+        key = (self._changes, tuple([p.role_revealed for p in view.players]), id(view.rules))
         if key == self._key:
             return self._probs
+        self._leans = {}
         known = {p.seat: view.role_of(p) for p in view.players}
         counts = view.role_counts()
         roles = sorted(counts)
@@ -210,5 +214,9 @@ class Belief:
 
     def lean(self, view: "SeatView", seat: int) -> float:
         """The expected alignment of ``seat``: -1 surely with the lord, +1 surely a rebel."""
-        rules: "Ruleset" = view.rules
-        return sum(p * alignment(rules.roles.get(r)) for r, p in self.of(view, seat).items())
+        probs = self.probabilities(view)[seat]  # (first: it forgets the leans when the probabilities change)
+        got = self._leans.get(seat)
+        if got is None:
+            rules: "Ruleset" = view.rules
+            got = self._leans[seat] = sum(p * alignment(rules.roles.get(r)) for r, p in probs.items())
+        return got
