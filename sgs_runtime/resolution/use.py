@@ -120,8 +120,7 @@ def has_targets(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpe
     fixed = auto_targets(g, user, card, spec)
     if fixed is not None:
         return bool(fixed) or spec.mode == "none"
-    lo, _ = target_bounds(g, user, card, spec)
-    need = max(lo, 1)
+    need = max(spec.min, 1)  # (the least number of targets: the most, a quantity, is not needed here)
     return len(candidates(g, user, card, spec, enough=need)) >= need
 
 
