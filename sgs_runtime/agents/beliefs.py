@@ -78,7 +78,10 @@ def side_of(rdef: Optional["RoleDef"]) -> str:
 
 def alignment(rdef: Optional["RoleDef"]) -> float:
     """-1 for the lord and his side, +1 for the rebels' side, 0 for a role alone."""
-    return {"lord": -1.0, "rebel": 1.0}.get(side_of(rdef), 0.0)
+    return _ALIGNMENT.get(side_of(rdef), 0.0)
+
+
+_ALIGNMENT = {"lord": -1.0, "rebel": 1.0}
 
 
 def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list[list[float]]:
@@ -97,20 +100,21 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
         mult[r] = mult[r - 1] * (counts[r - 1] + 1)
     roles = [r for r in range(k) if counts[r] > 0]
 
-    def digit(code: int, r: int) -> int:
-        return (code // mult[r]) % (counts[r] + 1)
+    def live(w: Sequence[float]) -> list[tuple[int, float, int, int, int]]:
+        """(role, weight, its digit's place, its count, the digit's base) for the roles a seat may hold."""
+        return [(r, w[r], mult[r], counts[r], counts[r] + 1) for r in roles if w[r] > 0]
 
     def sweep(order: Sequence[int]) -> list[dict[int, float]]:
         """Ways the seats in ``order`` (taken in turn) use up part of the counts, after each seat."""
         out: list[dict[int, float]] = [{0: 1.0}]
         for i in order:
             nxt: dict[int, float] = {}
-            w = weights[i]
+            roles_here = live(weights[i])
             for used, z in out[-1].items():
-                for r in roles:
-                    if w[r] > 0 and digit(used, r) < counts[r]:
-                        key = used + mult[r]
-                        nxt[key] = nxt.get(key, 0.0) + z * w[r]
+                for _r, wr, m, c, base in roles_here:
+                    if (used // m) % base < c:  # role r is not used up yet
+                        key = used + m
+                        nxt[key] = nxt.get(key, 0.0) + z * wr
             out.append(nxt)
         return out
 
@@ -120,12 +124,13 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     out: list[list[float]] = []
     for i in range(n):
         row = [0.0] * k
-        w = weights[i]
         after = backward[i + 1]
+        roles_here = live(weights[i])
         for before, z in forward[i].items():
-            for r in roles:
-                if w[r] > 0 and digit(before, r) < counts[r]:
-                    row[r] += z * w[r] * after.get(full - before - mult[r], 0.0)
+            rest = full - before
+            for r, wr, m, c, base in roles_here:
+                if (before // m) % base < c:
+                    row[r] += z * wr * after.get(rest - m, 0.0)
         s = sum(row)
         out.append([x / s if s > 0 else 0.0 for x in row])
     return out
