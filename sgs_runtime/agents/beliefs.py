@@ -84,6 +84,36 @@ def alignment(rdef: Optional["RoleDef"]) -> float:
 _ALIGNMENT = {"lord": -1.0, "rebel": 1.0}
 
 
+class RoleTable:
+    """Each role id's side and alignment under one ruleset (:func:`side_of`, :func:`alignment`), looked up
+    without reading the role definitions again; a role the rules do not define plays alone."""
+
+    __slots__ = ("rules", "sides", "alignments")
+
+    def __init__(self, rules: "Ruleset") -> None:
+        self.rules = rules
+        self.sides = {rid: side_of(rdef) for rid, rdef in rules.roles.items()}
+        self.alignments = {rid: alignment(rdef) for rid, rdef in rules.roles.items()}
+
+    def side(self, role: str) -> str:
+        return self.sides.get(role, "alone")
+
+    def alignment(self, role: str) -> float:
+        return self.alignments.get(role, 0.0)
+
+
+_last_table: Optional[RoleTable] = None
+
+
+def role_table(rules: "Ruleset") -> RoleTable:
+    """The :class:`RoleTable` of ``rules`` (the last one made is kept, with its rules)."""
+    global _last_table
+    table = _last_table
+    if table is None or table.rules is not rules:
+        table = _last_table = RoleTable(rules)
+    return table
+
+
 def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list[list[float]]:
     """P(seat i has role r) when the roles (``counts[r]`` of role r, as many in all as there are
     seats) are dealt to the seats with probability proportional to the product of ``weights[i][r]``.
@@ -200,7 +230,8 @@ class Belief:
             else:
                 unknown.append(seat)
         rules = view.rules
-        align = [alignment(rules.roles.get(r)) for r in roles]
+        table = role_table(rules)
+        align = [table.alignment(r) for r in roles]
         left = [max(0, hidden[r]) for r in roles]
         if unknown and sum(left) == len(unknown):
             weights = [[math.exp(self.evidence.get(s, 0.0) * a) for a in align] for s in unknown]
@@ -222,6 +253,6 @@ class Belief:
         probs = self.probabilities(view)[seat]  # (first: it forgets the leans when the probabilities change)
         got = self._leans.get(seat)
         if got is None:
-            rules: "Ruleset" = view.rules
-            got = self._leans[seat] = sum(p * alignment(rules.roles.get(r)) for r, p in probs.items())
+            align = role_table(view.rules).alignments
+            got = self._leans[seat] = sum(p * align.get(r, 0.0) for r, p in probs.items())
         return got

@@ -24,7 +24,7 @@ import random
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.agents import Agent, pick_in_order, valid_players
-from sgs_runtime.agents.beliefs import Belief, side_of
+from sgs_runtime.agents.beliefs import Belief, role_table, side_of
 from sgs_runtime.errors import IllegalDecision
 from sgs_runtime.resolution.requests import (
     ArrangeRequest,
@@ -118,9 +118,9 @@ class HeuristicAgent(Agent):
             if p is lord:
                 return -4.0 if role_side == "lord" else 4.0
             wants = ROLE_HOSTILITY[role_side]
-            rules = self.view.rules
+            sides = role_table(self.view.rules)
             probs = self.belief_of().of(self.view, p.seat)
-            got = sum(pr * wants[side_of(rules.roles.get(r))] for r, pr in probs.items())
+            got = sum(pr * wants[sides.side(r)] for r, pr in probs.items())
             return max(-3.0, min(3.0, got))
         # the traitor: keep the balance (help the stronger side's enemies), the lord last
         lean = self.side(p)
