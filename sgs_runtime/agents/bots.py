@@ -68,6 +68,7 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(seed)
         self.belief: Optional[Belief] = None  # what this seat believes of the hidden roles
         self._hostile: dict[int, float] = {}  # this decision's hostilities (nothing changes while deciding)
+        self._stronger: Optional[bool] = None  # this decision's _rebels_stronger() (a traitor's reading)
         self.view: Optional["SeatView"] = None
         self.me: Optional[Player] = None
 
@@ -127,7 +128,9 @@ class HeuristicAgent(Agent):
         alive = [q for q in self.view.alive() if q is not me]
         if p is lord:
             return 3.0 if len(alive) == 1 else -0.5
-        if self._rebels_stronger(alive):
+        if self._stronger is None:
+            self._stronger = self._rebels_stronger(alive)
+        if self._stronger:
             return max(-1.0, min(2.0, lean))
         return max(-1.0, min(2.0, -lean)) + 0.2
 
@@ -175,6 +178,7 @@ class HeuristicAgent(Agent):
     def decide(self, request: Request, game: "Game | SeatView") -> Any:
         self.me = request.player
         self._hostile = {}
+        self._stronger = None
         self.observe(as_view(game, request.player.seat))
         try:
             if isinstance(request, PlayRequest):
