@@ -31,7 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PLAY = """
 import sys, time
 from sgs_dsl.loader import load_content
-from sgs_runtime.runs.simulate import game_seed, play_one
+try:
+    from sgs_runtime.runs.simulate import game_seed, play_one
+except ImportError:  # a revision from before sgs_runtime was grouped into subpackages (a8d96b4)
+    from sgs_runtime.simulate import game_seed, play_one
 rules, games, agents = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 content = load_content()
 if rules not in content.rulesets:

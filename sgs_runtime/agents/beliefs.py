@@ -78,7 +78,40 @@ def side_of(rdef: Optional["RoleDef"]) -> str:
 
 def alignment(rdef: Optional["RoleDef"]) -> float:
     """-1 for the lord and his side, +1 for the rebels' side, 0 for a role alone."""
-    return {"lord": -1.0, "rebel": 1.0}.get(side_of(rdef), 0.0)
+    return _ALIGNMENT.get(side_of(rdef), 0.0)
+
+
+_ALIGNMENT = {"lord": -1.0, "rebel": 1.0}
+
+
+class RoleTable:
+    """Each role id's side and alignment under one ruleset (:func:`side_of`, :func:`alignment`), looked up
+    without reading the role definitions again; a role the rules do not define plays alone."""
+
+    __slots__ = ("rules", "sides", "alignments")
+
+    def __init__(self, rules: "Ruleset") -> None:
+        self.rules = rules
+        self.sides = {rid: side_of(rdef) for rid, rdef in rules.roles.items()}
+        self.alignments = {rid: alignment(rdef) for rid, rdef in rules.roles.items()}
+
+    def side(self, role: str) -> str:
+        return self.sides.get(role, "alone")
+
+    def alignment(self, role: str) -> float:
+        return self.alignments.get(role, 0.0)
+
+
+_last_table: Optional[RoleTable] = None
+
+
+def role_table(rules: "Ruleset") -> RoleTable:
+    """The :class:`RoleTable` of ``rules`` (the last one made is kept, with its rules)."""
+    global _last_table
+    table = _last_table
+    if table is None or table.rules is not rules:
+        table = _last_table = RoleTable(rules)
+    return table
 
 
 def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list[list[float]]:
@@ -97,20 +130,21 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
         mult[r] = mult[r - 1] * (counts[r - 1] + 1)
     roles = [r for r in range(k) if counts[r] > 0]
 
-    def digit(code: int, r: int) -> int:
-        return (code // mult[r]) % (counts[r] + 1)
+    def live(w: Sequence[float]) -> list[tuple[int, float, int, int, int]]:
+        """(role, weight, its digit's place, its count, the digit's base) for the roles a seat may hold."""
+        return [(r, w[r], mult[r], counts[r], counts[r] + 1) for r in roles if w[r] > 0]
 
     def sweep(order: Sequence[int]) -> list[dict[int, float]]:
         """Ways the seats in ``order`` (taken in turn) use up part of the counts, after each seat."""
         out: list[dict[int, float]] = [{0: 1.0}]
         for i in order:
             nxt: dict[int, float] = {}
-            w = weights[i]
+            roles_here = live(weights[i])
             for used, z in out[-1].items():
-                for r in roles:
-                    if w[r] > 0 and digit(used, r) < counts[r]:
-                        key = used + mult[r]
-                        nxt[key] = nxt.get(key, 0.0) + z * w[r]
+                for _r, wr, m, c, base in roles_here:
+                    if (used // m) % base < c:  # role r is not used up yet
+                        key = used + m
+                        nxt[key] = nxt.get(key, 0.0) + z * wr
             out.append(nxt)
         return out
 
@@ -120,12 +154,13 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     out: list[list[float]] = []
     for i in range(n):
         row = [0.0] * k
-        w = weights[i]
         after = backward[i + 1]
+        roles_here = live(weights[i])
         for before, z in forward[i].items():
-            for r in roles:
-                if w[r] > 0 and digit(before, r) < counts[r]:
-                    row[r] += z * w[r] * after.get(full - before - mult[r], 0.0)
+            rest = full - before
+            for r, wr, m, c, base in roles_here:
+                if (before // m) % base < c:
+                    row[r] += z * wr * after.get(rest - m, 0.0)
         s = sum(row)
         out.append([x / s if s > 0 else 0.0 for x in row])
     return out
@@ -145,13 +180,14 @@ class Belief:
         self._probs: dict[int, dict[str, float]] = {}
         self._changes = 0  # evidence updates so far
         self._key: Optional[tuple[object, ...]] = None  # what the cached probabilities were worked out from
+        self._leans: dict[int, float] = {}  # seat -> lean, for the cached probabilities
 
     def update(self, view: "SeatView") -> None:
         """Read the public records that came after the last update."""
         records = view.public
         if self.seen >= len(records):
             return
-        lean = {s: self.lean(view, s) for s in range(len(view.players))}
+        lean: Optional[dict[int, float]] = None  # every seat's lean before this update's evidence
         content = view.content
         for rec in records[self.seen:]:
             sign = act_sign(content, rec)
@@ -160,6 +196,8 @@ class Belief:
             what, src, dst, _thing, amount = rec
             if src == dst:
                 continue
+            if lean is None:  # (taken at the first record that tells something, before any evidence is added)
+                lean = {s: self.lean(view, s) for s in range(len(view.players))}
             weight = WEIGHTS.get(what, 0.5) * max(1, amount) * sign
             # harming someone on one side is working for the other side; helping, for theirs
             self._add(src, -weight * lean[dst])
@@ -174,9 +212,10 @@ class Belief:
 
     def probabilities(self, view: "SeatView") -> dict[int, dict[str, float]]:
         """Seat -> role -> probability, for every seat (this one and the revealed ones are certain)."""
-        key = (self._changes, tuple(p.role_revealed for p in view.players))
+        key = (self._changes, tuple([p.role_revealed for p in view.players]), id(view.rules))
         if key == self._key:
             return self._probs
+        self._leans = {}
         known = {p.seat: view.role_of(p) for p in view.players}
         counts = view.role_counts()
         roles = sorted(counts)
@@ -191,7 +230,8 @@ class Belief:
             else:
                 unknown.append(seat)
         rules = view.rules
-        align = [alignment(rules.roles.get(r)) for r in roles]
+        table = role_table(rules)
+        align = [table.alignment(r) for r in roles]
         left = [max(0, hidden[r]) for r in roles]
         if unknown and sum(left) == len(unknown):
             weights = [[math.exp(self.evidence.get(s, 0.0) * a) for a in align] for s in unknown]
@@ -210,5 +250,9 @@ class Belief:
 
     def lean(self, view: "SeatView", seat: int) -> float:
         """The expected alignment of ``seat``: -1 surely with the lord, +1 surely a rebel."""
-        rules: "Ruleset" = view.rules
-        return sum(p * alignment(rules.roles.get(r)) for r, p in self.of(view, seat).items())
+        probs = self.probabilities(view)[seat]  # (first: it forgets the leans when the probabilities change)
+        got = self._leans.get(seat)
+        if got is None:
+            align = role_table(view.rules).alignments
+            got = self._leans[seat] = sum(p * align.get(r, 0.0) for r, p in probs.items())
+        return got

@@ -24,7 +24,7 @@ import random
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.agents import Agent, pick_in_order, valid_players
-from sgs_runtime.agents.beliefs import Belief, side_of
+from sgs_runtime.agents.beliefs import Belief, role_table, side_of
 from sgs_runtime.errors import IllegalDecision
 from sgs_runtime.resolution.requests import (
     ArrangeRequest,
@@ -68,6 +68,7 @@ class HeuristicAgent(Agent):
         self.rng = random.Random(seed)
         self.belief: Optional[Belief] = None  # what this seat believes of the hidden roles
         self._hostile: dict[int, float] = {}  # this decision's hostilities (nothing changes while deciding)
+        self._stronger: Optional[bool] = None  # this decision's _rebels_stronger() (a traitor's reading)
         self.view: Optional["SeatView"] = None
         self.me: Optional[Player] = None
 
@@ -118,16 +119,18 @@ class HeuristicAgent(Agent):
             if p is lord:
                 return -4.0 if role_side == "lord" else 4.0
             wants = ROLE_HOSTILITY[role_side]
-            rules = self.view.rules
+            sides = role_table(self.view.rules)
             probs = self.belief_of().of(self.view, p.seat)
-            got = sum(pr * wants[side_of(rules.roles.get(r))] for r, pr in probs.items())
+            got = sum(pr * wants[sides.side(r)] for r, pr in probs.items())
             return max(-3.0, min(3.0, got))
         # the traitor: keep the balance (help the stronger side's enemies), the lord last
         lean = self.side(p)
         alive = [q for q in self.view.alive() if q is not me]
         if p is lord:
             return 3.0 if len(alive) == 1 else -0.5
-        if self._rebels_stronger(alive):
+        if self._stronger is None:
+            self._stronger = self._rebels_stronger(alive)
+        if self._stronger:
             return max(-1.0, min(2.0, lean))
         return max(-1.0, min(2.0, -lean)) + 0.2
 
@@ -175,6 +178,7 @@ class HeuristicAgent(Agent):
     def decide(self, request: Request, game: "Game | SeatView") -> Any:
         self.me = request.player
         self._hostile = {}
+        self._stronger = None
         self.observe(as_view(game, request.player.seat))
         try:
             if isinstance(request, PlayRequest):

@@ -75,9 +75,12 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
     else:
         g.emit("move")
     if losses:
-        key = g.order_key(g.current)
         waits = g.waits("cards_lost")
-        for (seat, zname), lost in sorted(losses.items(), key=lambda kv: (key(owners[kv[0][0]]), kv[0][1])):
+        groups = list(losses.items())
+        if len(groups) > 1:  # in seat order from the current player, then by zone
+            key = g.order_key(g.current)
+            groups.sort(key=lambda kv: (key(owners[kv[0][0]]), kv[0][1]))
+        for (seat, zname), lost in groups:
             if not waits and zname != "equip":
                 g.pass_point()
                 continue

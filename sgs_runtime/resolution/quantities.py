@@ -40,48 +40,49 @@ MAX_QUANTITY_DEPTH = 40
 
 
 def _quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
+    """Compute a quantity: its base, then its modifiers (``set`` replaces, ``add`` adds), clamped to its minimum."""
     depth = g.quantity_depth
     if depth >= MAX_QUANTITY_DEPTH:
         raise GameError(f"the quantity '{name}' is computed in terms of itself (through its modifiers); "
                         f"more than {MAX_QUANTITY_DEPTH} quantities deep")
-    g.quantity_depth = depth + 1
-    try:
-        return _compute(g, name, args)
-    finally:
-        g.quantity_depth = depth
-
-
-def _compute(g: "Game", name: str, args: Sequence[Any]) -> Any:
     q = g.rules.quantities.get(name)
     if q is None:
         raise GameError(f"the rules '{g.rules.id}' do not declare the quantity '{name}'")
-    params = dict(zip(q.params, args))
-    mods = g.skillset.modifiers(name)
-    value = q.base(Frame(g, params if not mods else dict(params)))
-    added = 0
-    if mods:
-        immune = g.skillset.immune_to_equipment()
-        # one frame for every modifier: ``me`` is its owner (unless a parameter has that name);
-        # expressions leave a frame's variables as they found them
-        frame = Frame(g, params)
-        own = "me" not in params
-        for p, m, equipment in mods:
-            if equipment and immune and any(q is not p and any(a is q for a in args) for q in immune):
-                continue  # 乾坤: another player's equipment does not count against the immune
-            if own:
-                params["me"] = p
-            if m.condition is not None and not m.condition(frame):
-                continue
-            if m.set is not None:
-                value = m.set(frame)
-            if m.add is not None:
-                added += m.add(frame)
-    if isinstance(value, bool):
+    g.quantity_depth = depth + 1
+    try:
+        params = dict(zip(q.params, args))
+        mods = g.skillset.modifiers(name)
+        if not mods:
+            value = q.base(Frame(g, params))
+            if isinstance(value, bool):
+                return value
+        else:
+            value = q.base(Frame(g, dict(params)))
+            added = 0
+            immune = g.skillset.immune_to_equipment()
+            # one frame for every modifier: ``me`` is its owner (unless a parameter has that name);
+            # expressions leave a frame's variables as they found them
+            frame = Frame(g, params)
+            own = "me" not in params
+            for p, m, equipment in mods:
+                if equipment and immune and any(q is not p and any(a is q for a in args) for q in immune):
+                    continue  # 乾坤: another player's equipment does not count against the immune
+                if own:
+                    params["me"] = p
+                if m.condition is not None and not m.condition(frame):
+                    continue
+                if m.set is not None:
+                    value = m.set(frame)
+                if m.add is not None:
+                    added += m.add(frame)
+            if isinstance(value, bool):
+                return value
+            value = value + added
+        if q.minimum is not None and value < q.minimum:
+            value = q.minimum
         return value
-    value = value + added
-    if q.minimum is not None and value < q.minimum:
-        value = q.minimum
-    return value
+    finally:
+        g.quantity_depth = depth
 
 
 def seat_distance(g: "Game", a: Player, b: Player) -> int:

@@ -314,8 +314,9 @@ class PlayRequest(Request):
     target_choices: Optional[Callable[[PlayOption, list[Card], list[Player]], tuple[list[Player], int, int]]] = None
     secondary_choices: Optional[Callable[[PlayOption, list[Card], Player, int], list[Player]]] = None
     validate: Optional[Callable[[PlayAction], Optional[str]]] = None
-    # the key of the last action found legal: the agent's own check and the game's are one check
-    passed: Optional[tuple[Any, ...]] = field(default=None, repr=False, compare=False)
+    # the keys of the actions found legal: the agent's own checks and the game's are one check
+    # (None: forget them all, as an empty set)
+    passed: Optional[set[tuple[Any, ...]]] = field(default_factory=set, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.kind = "play"
@@ -328,13 +329,15 @@ class PlayRequest(Request):
             raise IllegalDecision(f"answer a play request with a PlayAction or None, not {_type_name(answer)}")
         check_action_fields(answer)
         key = answer.key()
-        if key == self.passed:
+        if self.passed is None:
+            self.passed = set()
+        elif key in self.passed:
             return  # the state has not changed while the request waits: the verdict holds
         assert self.validate is not None
         problem = self.validate(answer)
         if problem:
             raise IllegalDecision(problem)
-        self.passed = key
+        self.passed.add(key)
 
 
 @dataclass

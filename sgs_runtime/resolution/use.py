@@ -99,29 +99,40 @@ def target_bounds(g: "Game", user: Player, card: AnyCard, spec: TargetSpec) -> t
     return lo, max(lo, hi)
 
 
+def _fixed_pool(g: "Game", user: Player, card: AnyCard, spec: TargetSpec) -> Optional[list[Player]]:
+    """Whom a card that fixes its own targets (self, all, others) may reach, before eligibility;
+    None when the user chooses (or for equipment and ``none``, which :func:`auto_targets` settles)."""
+    if spec.mode == "self":
+        return [user]
+    if spec.mode == "all":
+        return g.alive_from(user)
+    if spec.mode == "others":
+        return g.after(user)
+    return None
+
+
 def auto_targets(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None) -> Optional[list[Player]]:
     """Targets fixed by the card (self, all, others, none), or None if the user chooses."""
     spec = spec or target_spec(card)
     if card.kind.equip is not None:
         return [user]
-    if spec.mode == "self":
-        return [user] if eligible(g, user, user, card, spec) else []
-    if spec.mode == "all":
-        return [p for p in g.alive_from(user) if eligible(g, user, p, card, spec)]
-    if spec.mode == "others":
-        return [p for p in g.after(user) if eligible(g, user, p, card, spec)]
+    pool = _fixed_pool(g, user, card, spec)
+    if pool is not None:
+        return [p for p in pool if eligible(g, user, p, card, spec)]
     if spec.mode == "none":
         return []
     return None
 
 
 def has_targets(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None) -> bool:
+    """Whether ``card`` has a legal choice of targets for ``user``: stops at the first witness."""
     spec = spec or target_spec(card)
-    fixed = auto_targets(g, user, card, spec)
-    if fixed is not None:
-        return bool(fixed) or spec.mode == "none"
-    lo, _ = target_bounds(g, user, card, spec)
-    need = max(lo, 1)
+    if card.kind.equip is not None or spec.mode == "none":
+        return True
+    pool = _fixed_pool(g, user, card, spec)
+    if pool is not None:
+        return any(eligible(g, user, p, card, spec) for p in pool)
+    need = max(spec.min, 1)  # (the least number of targets: the most, a quantity, is not needed here)
     return len(candidates(g, user, card, spec, enough=need)) >= need
 
 

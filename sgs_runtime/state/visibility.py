@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -137,8 +138,6 @@ def mask_request(req: Any, seat: int) -> Any:
     """``req`` as ``seat`` may see it: cards it may not see become :class:`HiddenCard` place holders.
 
     Returns the request itself when it shows nothing hidden (most requests)."""
-    import copy
-
     masked: Any = req
     # a card used face down under a claim shows only its claim to the others (蛊惑)
     for field in ("against", "event"):
