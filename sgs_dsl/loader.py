@@ -272,11 +272,33 @@ def _text(raw: Any) -> D.Text:
     return D.Text("", "")
 
 
-@dataclass
 class _File:
-    kind: str
-    doc: Document
-    origin: str = ""  # where it came from: "" the base tree, else the PATHs checked with it or a --pack folder
+    """One content file: its kind, its document and where it came from (``origin``: "" the base tree, else
+    the PATHs checked with it or a --pack folder).
+
+    A file found in the cache keeps its document pickled until it is first needed (a content found whole
+    in the cache, :mod:`sgs_dsl.snapshot`, never needs it); :meth:`Loader.read_documents` reads them all.
+    """
+
+    __slots__ = ("kind", "origin", "path", "_doc", "_blob")
+
+    def __init__(self, kind: str, doc: Optional[Document], origin: str = "", blob: bytes = b"",
+                 path: str = "") -> None:
+        self.kind = kind
+        self.origin = origin
+        self._doc = doc
+        self._blob = blob
+        self.path = doc.path if doc is not None else path
+
+    @property
+    def doc(self) -> Document:
+        if self._doc is None:
+            doc = pickle.loads(self._blob)
+            if not isinstance(doc, Document):
+                raise TypeError(f"the cache holds no document for {self.path}")
+            doc.path = self.path
+            self._doc, self._blob = doc, b""
+        return self._doc
 
 
 @dataclass
@@ -295,6 +317,9 @@ VIEW_AS_GROUPS = ("basic", "trick")
 #: syntax trees of its snippets, keyed by the file's bytes and :func:`_stamp`
 FILE_ENTRY = "content_file"
 LINT_ENTRY = "lint_warnings"  # the warnings of a whole tree (Loader.warnings)
+#: the cache's kind for a whole tree built: its Content and the diagnostics of checking it (sgs_dsl.snapshot),
+#: keyed by every file's entry and place (Loader.tree_key) and the engine's code (snapshot.code_stamp)
+CONTENT_ENTRY = "built_content"
 
 #: a snippet inside a file: (parsed as a block, its text, and where it starts: line, col, block, segments)
 SnippetKey = tuple[bool, str, int, int, bool, tuple[tuple[int, int, int], ...]]
@@ -341,8 +366,9 @@ class _Entry:
 class Loader:
     """Builds :class:`~sgs_runtime.state.definitions.Content` from files."""
 
-    def __init__(self, cache: Optional[Cache] = None) -> None:
+    def __init__(self, cache: Optional[Cache] = None, lazy: bool = True) -> None:
         self.cache = cache
+        self.lazy = lazy  # a document found in the cache is unpickled when first needed (_File.doc)
         self._entries: dict[str, _Entry] = {}  # display name -> what the cache has (or will have) of the file
         self.files: list[_File] = []
         self.diags: list[Diagnostic] = []
@@ -409,7 +435,7 @@ class Loader:
     _added: frozenset[str] = frozenset()  # the files given so far (each is read once)
 
     def add_file(self, path: Path, kind: Optional[str], display: str) -> None:
-        if display in self._added or any(f.doc.path == display for f in self.files):
+        if display in self._added or any(f.path == display for f in self.files):
             return
         self._added = self._added | {display}
         try:
@@ -466,6 +492,10 @@ class Loader:
         entry = _Entry.from_value(entry_key, self.cache.get(FILE_ENTRY, entry_key))
         if entry is None or (kind is not None and entry.kind != kind):
             return False
+        if self.lazy:
+            self._entries[display] = entry
+            self.files.append(_File(entry.kind, None, self.origin, blob=entry.doc, path=display))
+            return True
         try:
             doc = pickle.loads(entry.doc)
         except Exception:
@@ -477,18 +507,75 @@ class Loader:
         self.files.append(_File(entry.kind, doc, self.origin))
         return True
 
+    def read_documents(self) -> bool:
+        """Unpickle every document still kept as the cache gave it; False when one cannot be read."""
+        try:
+            for f in self.files:
+                f.doc
+        except Exception:
+            return False
+        return True
+
+    def tree_key(self) -> str:
+        """The key of what is built from the files added (every file's entry key and place, and the
+        engine's code), or "" when that is not known: no cache, a file not in the cache (an overlay,
+        schema errors) or problems found while reading."""
+        places = self._places()
+        if places is None or self.diags:
+            return ""
+        from .snapshot import code_stamp
+
+        return cache_key(code_stamp(), _limits(), *places)
+
+    def _places(self) -> Optional[list[str]]:
+        """Every file added, in order: its name, origin and cache entry key; None when some file has no
+        entry (no cache, an overlay, schema errors)."""
+        if self.cache is None or not all(f.path in self._entries for f in self.files):
+            return None
+        return [p for f in self.files for p in (f.path, f.origin, self._entries[f.path].key)]
+
+    def cached_build(self, k: str) -> Optional[tuple[D.Content, list[Diagnostic]]]:
+        """The Content and diagnostics kept under ``k`` (:meth:`tree_key`), or None."""
+        from .snapshot import loads
+
+        blob = self.cache.get(CONTENT_ENTRY, k) if self.cache is not None and k else None
+        got = loads(blob) if isinstance(blob, bytes) else None
+        if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], D.Content)
+                and isinstance(got[1], list) and all(isinstance(d, Diagnostic) for d in got[1])):
+            return None
+        return got[0], got[1]
+
+    def keep_build(self, k: str, content: D.Content, diags: list[Diagnostic]) -> None:
+        """Keep what was built under ``k`` (nothing when it cannot be kept)."""
+        from .snapshot import dumps
+
+        if self.cache is None or not k:
+            return
+        blob = dumps((content, diags))
+        if blob is not None:
+            self.cache.put(CONTENT_ENTRY, k, blob)
+
+    def _kept_warnings(self) -> tuple[str, Optional[list[Diagnostic]]]:
+        """The key of the warnings of the files added ("" without one), and the warnings the cache keeps there."""
+        from .lint import lint_stamp
+
+        places = self._places()
+        if places is None or self.cache is None:
+            return "", None
+        k = cache_key(_stamp(), lint_stamp(), *places)
+        found = self.cache.get(LINT_ENTRY, k)
+        if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found):
+            return k, found
+        return k, None
+
     def warnings(self, content: D.Content) -> list[Diagnostic]:
         """The warnings of :mod:`sgs_dsl.lint` for the content loaded; kept in the cache, by the bytes
         of every file (and its place), since they depend on the whole tree."""
-        from .lint import lint_content, lint_stamp
+        from .lint import lint_content
 
-        k = ""
-        if self.cache is not None and all(f.doc.path in self._entries for f in self.files):
-            k = cache_key(_stamp(), lint_stamp(), *(p for f in self.files
-                                                   for p in (f.doc.path, f.origin, self._entries[f.doc.path].key)))
-            found = self.cache.get(LINT_ENTRY, k)
-            if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found):
-                return found
+        k, found = self._kept_warnings()
+        if found is not None:
+            return found
         out = lint_content(content, self.files, self._asts)
         if k and self.cache is not None:
             self.cache.put(LINT_ENTRY, k, out)
@@ -1461,8 +1548,24 @@ def _build(loader: Loader, content_dir: Optional[Path], extra: Iterable[Path], d
                                                                              "heroes/, rules/ or content files)"))
             continue
         loader.add_pack(Path(p))
-    content = loader.run() if not any(d.code in ("E100",) and d.line == 1 and "does not exist" in d.message
-                                      for d in loader.diags) else D.Content()
+    if any(d.code in ("E100",) and d.line == 1 and "does not exist" in d.message for d in loader.diags):
+        content = D.Content()
+    else:
+        k = loader.tree_key()
+        got = loader.cached_build(k) if k else None
+        if got is not None and lint and not any(d.severity == "error" for d in got[1]) \
+                and loader._kept_warnings()[1] is None:
+            got = None  # the warnings are not kept: they need the syntax trees, so the content is built
+        if got is not None:
+            content = loader.content = got[0]
+            loader.diags.extend(got[1])
+        else:
+            if not loader.read_documents():  # a cached document that cannot be read: every file read again
+                again = Loader(loader.cache, lazy=False)
+                again.overlay = loader.overlay
+                return _build(again, content_dir, extra, display_root, include_builtin, lint, packs)
+            content = loader.run()
+            loader.keep_build(k, content, list(loader.diags))
     loader.save_cache()
     if lint and not any(d.severity == "error" for d in loader.diags):
         return content, loader.diags + loader.warnings(content)

@@ -1,0 +1,168 @@
+"""Built content kept whole between runs: what checking and compiling a tree derived, read back at once.
+
+A warm start (:mod:`sgs_dsl.cache`) still had to type every snippet again and
+rebuild every definition, since what the checker makes (the definitions, the
+units of generated code, the diagnostics) was not kept. This module keeps it:
+:func:`dumps` turns a built :class:`~sgs_runtime.state.definitions.Content` and
+its diagnostics into bytes, :func:`loads` gives them back, equal in every field.
+
+Two kinds of objects need care:
+
+* a compiled snippet is a function made from a :class:`~sgs_dsl.codegen.Unit`: it is
+  kept as its unit (file, globals, source and spans) and its name, and loaded again
+  from them (:func:`sgs_dsl.codegen.revive`; compiled when first called, from the
+  code cache when that has it);
+* the constants the generated code reads (the runtime's attribute readers, operations,
+  marker objects ...) belong to the engine's modules, and some cannot be pickled at
+  all (lambdas in the vocabulary's tables) or must stay the very object (markers
+  compared with ``is``): each is kept as its *place* in a module of the engine (the
+  module, a global's name, then keys, indexes or attribute names) and found there
+  again. The places are only valid for the same code, which is why the key of a
+  kept content hashes the engine's source (:func:`code_stamp`).
+
+Anything that cannot be kept makes :func:`dumps` return None (the content is then
+simply built every time); anything that cannot be read back makes :func:`loads`
+return None (a miss).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import pickle
+import sys
+from functools import lru_cache
+from importlib import import_module
+from pathlib import Path
+from types import FunctionType, ModuleType
+from typing import Any, Optional
+
+from .codegen import revive, unit_of
+
+__all__ = ["code_stamp", "dumps", "loads"]
+
+#: a place in a module: the module's name, then a global's name, then keys, indexes and attribute names
+Place = tuple[Any, ...]
+
+#: objects whose value is all there is to them: kept by value, never by place
+_ATOMS = (str, bytes, int, float, complex, bool, type(None))
+#: how deep the places below a module's global are looked for
+_DEPTH = 4
+#: the packages whose source shapes a built content (its definitions, checks, generated code and constants)
+_PACKAGES = ("sgs_dsl", "sgs_runtime")
+
+
+@lru_cache(maxsize=None)
+def code_stamp() -> str:
+    """A hash of the engine's code that a kept content depends on: every ``.py`` file of :data:`_PACKAGES`,
+    the grammar and the schemas, by name and bytes (and the Python version)."""
+    h = hashlib.sha256(sys.version.encode())
+    here = Path(__file__).parent
+    for package in _PACKAGES:
+        root = here.parent / package
+        for p in sorted([*root.rglob("*.py"), *root.rglob("*.lark"), *root.rglob("*.json")]):
+            if "__pycache__" in p.parts:
+                continue
+            try:
+                data = p.read_bytes()
+            except OSError:
+                data = b"?"
+            name = p.relative_to(here.parent).as_posix().encode()
+            h.update(len(name).to_bytes(8, "little") + name + len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
+
+
+def _constant_modules() -> list[ModuleType]:
+    """The modules the compiler takes constants from: itself and every module of the engine it imports from."""
+    from . import compiler
+
+    names = {compiler.__name__}
+    for value in vars(compiler).values():
+        name = value.__name__ if isinstance(value, ModuleType) else getattr(value, "__module__", None)
+        if isinstance(name, str) and name.split(".")[0] in _PACKAGES:
+            names.add(name)
+    return [sys.modules[n] for n in sorted(names) if n in sys.modules]
+
+
+def _places() -> dict[int, Place]:
+    """Every object reachable from the globals of :func:`_constant_modules` (through dicts with text keys,
+    lists, tuples and the attributes of the engine's own objects), by id, with its place."""
+    found: dict[int, Place] = {}
+
+    def visit(obj: Any, place: Place, depth: int) -> None:
+        if isinstance(obj, _ATOMS) or id(obj) in found:
+            return
+        if not isinstance(obj, (tuple, frozenset)):  # kept by value (an empty one is shared by everything)
+            found[id(obj)] = place
+        if depth >= _DEPTH or isinstance(obj, (type, ModuleType, FunctionType)):
+            return
+        if isinstance(obj, dict):
+            for k, v in list(obj.items()):
+                if isinstance(k, (str, int)):
+                    visit(v, (*place, ("key", k)), depth + 1)
+        elif isinstance(obj, (list, tuple)):
+            for i, v in enumerate(obj):
+                visit(v, (*place, ("index", i)), depth + 1)
+        elif type(obj).__module__.split(".")[0] in _PACKAGES and hasattr(obj, "__dict__"):
+            for k, v in list(vars(obj).items()):
+                visit(v, (*place, ("attr", k)), depth + 1)
+
+    for module in _constant_modules():
+        for name, value in list(vars(module).items()):
+            if isinstance(value, ModuleType) or name.startswith("__"):
+                continue
+            if isinstance(value, (type, FunctionType)) and getattr(value, "__module__", None) != module.__name__:
+                continue  # imported from elsewhere: its own module names it
+            visit(value, (module.__name__, name), 1)
+    return found
+
+
+def _find(place: Place) -> Any:
+    """The object at ``place`` (raises when there is none: the content is then built again)."""
+    obj: Any = import_module(place[0])
+    obj = getattr(obj, place[1])
+    for how, k in place[2:]:
+        obj = obj[k] if how in ("key", "index") else getattr(obj, k)
+    return obj
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, places: dict[int, Place]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.places = places
+
+    def persistent_id(self, obj: Any) -> Optional[Place]:
+        if isinstance(obj, _ATOMS):
+            return None
+        return self.places.get(id(obj))
+
+    def reducer_override(self, obj: Any) -> Any:
+        unit = unit_of(obj)
+        if unit is not None:
+            return revive, (unit, obj.__name__)
+        return NotImplemented
+
+
+class _Unpickler(pickle.Unpickler):
+    def persistent_load(self, pid: Any) -> Any:
+        if not (isinstance(pid, tuple) and len(pid) >= 2 and all(isinstance(p, str) for p in pid[:2])):
+            raise pickle.UnpicklingError(f"not a place: {pid!r}")
+        return _find(pid)
+
+
+def dumps(value: Any) -> Optional[bytes]:
+    """``value`` (a built content and its diagnostics) as bytes, or None when some part of it cannot be kept."""
+    out = io.BytesIO()
+    try:
+        _Pickler(out, _places()).dump(value)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError, ValueError):
+        return None
+    return out.getvalue()
+
+
+def loads(data: bytes) -> Optional[Any]:
+    """What :func:`dumps` kept, or None when it cannot be read back (a place or a class that has gone)."""
+    try:
+        return _Unpickler(io.BytesIO(data)).load()
+    except Exception:  # whatever the bytes hold, a miss: the content is built again
+        return None
