@@ -35,16 +35,21 @@ from sgs_runtime.state import definitions as D
 from sgs_runtime.state.events import TIMINGS, SignalEvent
 from sgs_runtime.state.model import SIGN_SUIT, SUITS, TEXT_RANK
 
-from . import ast as A
 from .cache import Cache, default_cache, engine_stamp
 from .cache import key as cache_key
-from .compiler import Compiler, Env, Scope, event_type_name
+from .env import Env
 from .errors import ContentError, Diagnostic, did_you_mean
-from .parser import Origin, SyntaxProblem, parse_block, parse_expression, walk
+from .lazy import lazy_module
 from .yamlsafe import Document, PathKey, decode, find_yaml_files, load_text, read_bytes
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
+
+    from . import ast as A
+    from . import compiler as C
+    from . import parser as P
+else:  # imported when first used: a content read back whole from the cache needs none of them
+    A, C, P = (lazy_module(f"sgs_dsl.{name}") for name in ("ast", "compiler", "parser"))
 
 SCHEMA_DIR = Path(__file__).with_name("schemas")
 KINDS = ("cards", "heroes", "rules")
@@ -511,7 +516,7 @@ class Loader:
         """Unpickle every document still kept as the cache gave it; False when one cannot be read."""
         try:
             for f in self.files:
-                f.doc
+                f.doc  # noqa: B018 - reading it unpickles it
         except Exception:
             return False
         return True
@@ -591,7 +596,7 @@ class Loader:
 
     # ------------------------------------------------------------ snippets
 
-    def _origin(self, doc: Document, path: PathKey, block: bool) -> Optional[tuple[str, Origin]]:
+    def _origin(self, doc: Document, path: PathKey, block: bool) -> Optional[tuple[str, P.Origin]]:
         value = _get(doc.data, path)
         if value is None:
             return None
@@ -602,14 +607,14 @@ class Loader:
         sc = doc.scalars.get(path)
         if sc is None:
             line, col = doc.position(path)
-            return text, Origin(doc.path, line, col)
+            return text, P.Origin(doc.path, line, col)
         if sc.style == "folded":
             line, col = doc.position(path)  # the '>' indicator
             self.diags.append(Diagnostic(doc.path, line, col, "E104",
                                          "an effect must be a literal block (|), not a folded one (>), so that "
                                          "its lines stay lines"))
             return None
-        return text, Origin(doc.path, sc.line, sc.col, block=(sc.style == "literal"), segments=sc.segments)
+        return text, P.Origin(doc.path, sc.line, sc.col, block=(sc.style == "literal"), segments=sc.segments)
 
     def parse(self, doc: Document, path: PathKey, block: bool) -> Any:
         key = (doc.path, path)
@@ -625,8 +630,8 @@ class Loader:
         tree = _unpickle(entry.trees.get(skey)) if entry is not None else None
         if tree is None:
             try:
-                tree = parse_block(text, origin) if block else parse_expression(text, origin)
-            except SyntaxProblem as exc:  # not cached: parsed (and reported) again each time
+                tree = P.parse_block(text, origin) if block else P.parse_expression(text, origin)
+            except P.SyntaxProblem as exc:  # not cached: parsed (and reported) again each time
                 self.diags.append(exc.diagnostic)
                 tree = None
             else:
@@ -636,21 +641,21 @@ class Loader:
         self._asts[key] = tree
         return tree
 
-    def expr(self, doc: Document, path: PathKey, scope: Scope, timing_unknown: bool = False) -> Optional[D.ExprFn]:
+    def expr(self, doc: Document, path: PathKey, scope: C.Scope, timing_unknown: bool = False) -> Optional[D.ExprFn]:
         tree = self.parse(doc, path, block=False)
         if tree is None:
             return None
-        comp = Compiler(self.env, doc.path)
+        comp = C.Compiler(self.env, doc.path)
         comp.timing_unknown = timing_unknown
         fn = comp.condition(tree, scope)
         self.diags.extend(comp.diagnostics)
         return fn
 
-    def block(self, doc: Document, path: PathKey, scope: Scope, timing_unknown: bool = False) -> Optional[D.BlockFn]:
+    def block(self, doc: Document, path: PathKey, scope: C.Scope, timing_unknown: bool = False) -> Optional[D.BlockFn]:
         tree = self.parse(doc, path, block=True)
         if tree is None:
             return None
-        comp = Compiler(self.env, doc.path)
+        comp = C.Compiler(self.env, doc.path)
         comp.timing_unknown = timing_unknown
         fn = comp.block(tree, scope)
         self.diags.extend(comp.diagnostics)
@@ -737,7 +742,7 @@ class Loader:
             for path in _snippet_paths(f.kind, f.doc.data):
                 tree = self.parse(f.doc, path, block=True) if path[-1] in _BLOCK_KEYS else None
                 if tree and "signal" in str(_get(f.doc.data, path)):  # only the word makes a Signal node
-                    for node in walk(tree):
+                    for node in P.walk(tree):
                         if isinstance(node, A.Signal):
                             env.signals.add(node.name)
                             self.content.signals[node.name] = "user"
@@ -821,12 +826,12 @@ class Loader:
         raw = _get(doc.data, path)
         name = str(path[-1])
         params = tuple(raw.get("params", []))
-        scope = Scope({p: "any" for p in params})
+        scope = C.Scope({p: "any" for p in params})
         base = self.expr(doc, path + ("base",), scope)
         if base is not None:
             target[name] = D.Quantity(name, params, base, raw.get("min"))
             tree = self.parse(doc, path + ("base",), block=False)
-            calls = {n.func.id for n in walk(tree) if isinstance(n, A.Call) and isinstance(n.func, A.Name)
+            calls = {n.func.id for n in P.walk(tree) if isinstance(n, A.Call) and isinstance(n.func, A.Name)
                      and n.func.id in self.env.quantities} if tree is not None else set()
             self._quantity_calls.setdefault(name, []).append((doc, path, calls))
 
@@ -857,9 +862,9 @@ class Loader:
             return D.AiHints()
         return D.AiHints(raw.get("intent"), raw.get("targets"), float(raw.get("value", 5)),
                          float(raw.get("priority", 0)),
-                         self.expr(doc, path + ("when",), Scope({"me": "player", "card": "card"})),
-                         self.expr(doc, path + ("accept",), Scope({"me": "player", "event": "any"})),
-                         self.expr(doc, path + ("aim",), Scope({"me": "player", "target": "player"})),
+                         self.expr(doc, path + ("when",), C.Scope({"me": "player", "card": "card"})),
+                         self.expr(doc, path + ("accept",), C.Scope({"me": "player", "event": "any"})),
+                         self.expr(doc, path + ("aim",), C.Scope({"me": "player", "target": "player"})),
                          bool(raw.get("mutual", False)))
 
     def compile_card(self, doc: Document, path: PathKey, raw: dict[str, Any], pack: str) -> Optional[D.CardKind]:
@@ -884,10 +889,10 @@ class Loader:
         elif use_raw is not None:
             kind.use = self.compile_use(doc, path + ("use",), use_raw, raw)
         if raw.get("delayed") is not None:
-            scope = Scope({"me": "player", "target": "player", "card": "card"})
+            scope = C.Scope({"me": "player", "target": "player", "card": "card"})
             effect = self.block(doc, path + ("delayed", "effect"), scope.child())
             countered = self.block(doc, path + ("delayed", "countered"), scope.child())
-            first = self.expr(doc, path + ("delayed", "counter_first"), Scope({"me": "player", "card": "card"}))
+            first = self.expr(doc, path + ("delayed", "counter_first"), C.Scope({"me": "player", "card": "card"}))
             if effect is not None:
                 kind.delayed = D.DelayedSpec(effect, countered, first)
         if raw.get("equip") is not None:
@@ -963,8 +968,8 @@ class Loader:
     def compile_use(self, doc: Document, path: PathKey, raw: dict[str, Any], card: dict[str, Any]) -> D.UseSpec:
         base = {"me": "player", "card": "card"}
         spec = D.UseSpec(in_play=bool(raw.get("in_play", False)))
-        spec.condition = self.expr(doc, path + ("if",), Scope(dict(base)))
-        spec.limit = self.expr(doc, path + ("limit",), Scope(dict(base)))
+        spec.condition = self.expr(doc, path + ("if",), C.Scope(dict(base)))
+        spec.limit = self.expr(doc, path + ("limit",), C.Scope(dict(base)))
         spec.limit_group = raw.get("limit_group", "")
         if "targets" in raw:
             spec.targets = self.compile_targets(doc, path + ("targets",), raw["targets"], base)
@@ -973,25 +978,25 @@ class Loader:
         else:
             spec.targets = D.TargetSpec(mode="none", min=0)
         if "rescue" in raw:
-            spec.rescue = self.expr(doc, path + ("rescue",), Scope({"me": "player", "target": "player"}))
+            spec.rescue = self.expr(doc, path + ("rescue",), C.Scope({"me": "player", "target": "player"}))
         spec.counters = tuple(raw.get("counters", []))
         spec.nullifiable = bool(raw.get("nullifiable", True))
-        spec.affects = self.expr(doc, path + ("affects",), Scope(dict(base, target="player")))
+        spec.affects = self.expr(doc, path + ("affects",), C.Scope(dict(base, target="player")))
         use_vars = dict(base, use="any", targets="players")
-        spec.prepare = self.block(doc, path + ("prepare",), Scope(dict(use_vars)))
+        spec.prepare = self.block(doc, path + ("prepare",), C.Scope(dict(use_vars)))
         prepared = self._bound_by(doc, path + ("prepare",))
         effect_vars = dict(use_vars, target="player", **{n: "any" for n in prepared})
         for sec in spec.targets.then:  # a further player exists per target: in the effect only
             effect_vars[sec.name] = "player"
-        spec.effect = self.block(doc, path + ("effect",), Scope(effect_vars))
-        spec.finish = self.block(doc, path + ("finish",), Scope(dict(use_vars, **{n: "any" for n in prepared})))
+        spec.effect = self.block(doc, path + ("effect",), C.Scope(effect_vars))
+        spec.finish = self.block(doc, path + ("finish",), C.Scope(dict(use_vars, **{n: "any" for n in prepared})))
         return spec
 
     def _bound_by(self, doc: Document, path: PathKey) -> list[str]:
         tree = self._asts.get((doc.path, path))
         names: list[str] = []
         if tree:
-            for node in walk(tree):
+            for node in P.walk(tree):
                 name = getattr(node, "as_name", None) or (node.name if isinstance(node, A.Let) else None)
                 if name and name not in names:
                     names.append(name)
@@ -1000,14 +1005,14 @@ class Loader:
     def compile_targets(self, doc: Document, path: PathKey, raw: dict[str, Any], base: dict[str, str]) -> D.TargetSpec:
         mode = raw.get("mode", "choose")
         spec = D.TargetSpec(mode=mode, min=int(raw.get("min", 1 if mode == "choose" else 0)))
-        spec.max = self.expr(doc, path + ("max",), Scope(dict(base)))
-        spec.filter = self.expr(doc, path + ("filter",), Scope(dict(base, target="player")))
+        spec.max = self.expr(doc, path + ("max",), C.Scope(dict(base)))
+        spec.filter = self.expr(doc, path + ("filter",), C.Scope(dict(base, target="player")))
         spec.respect_prohibitions = bool(raw.get("prohibitions", True))
         spec.dead = bool(raw.get("dead", False))
-        spec.valid = self.expr(doc, path + ("valid",), Scope(dict(base, targets="players")))
+        spec.valid = self.expr(doc, path + ("valid",), C.Scope(dict(base, targets="players")))
         for i, sec in enumerate(raw.get("then", []) or []):
             flt = self.expr(doc, path + ("then", i, "filter"),
-                            Scope(dict(base, target="player", **{sec["name"]: "player"})))
+                            C.Scope(dict(base, target="player", **{sec["name"]: "player"})))
             spec.then.append(D.SecondaryTarget(sec["name"], flt))
         return spec
 
@@ -1066,14 +1071,14 @@ class Loader:
                 if "skill" not in self.env.symbols.get(sid, set()):
                     self.err(doc, gpath + ("skill",), "E300",
                              f"unknown skill '{graw['skill']}'{did_you_mean(graw['skill'], self.env.names_in('skill'))}")
-                cond = self.expr(doc, gpath + ("to",), Scope({"me": "player", "it": "player"}))
+                cond = self.expr(doc, gpath + ("to",), C.Scope({"me": "player", "it": "player"}))
                 sk.grants.append(D.Grant(sid, cond))
         if raw.get("copies") is not None:
-            src = self.expr(doc, path + ("copies", "from"), Scope({"me": "player"}))
+            src = self.expr(doc, path + ("copies", "from"), C.Scope({"me": "player"}))
             if src is not None:
                 sk.copies = D.Copy(src, bool(raw["copies"].get("lord_only", True)))
         if raw.get("invalidates") is not None:
-            sk.invalidates = D.Invalidation(self.expr(doc, path + ("invalidates", "if"), Scope({"me": "player"})))
+            sk.invalidates = D.Invalidation(self.expr(doc, path + ("invalidates", "if"), C.Scope({"me": "player"})))
         flts = raw.get("filter")
         if flts is not None:
             items = [(path + ("filter",), flts)] if isinstance(flts, dict) else [
@@ -1087,7 +1092,7 @@ class Loader:
         if "suit" not in raw and "name" not in raw:
             self.err(doc, path, "E112", "a filter says what the cards are seen as: 'suit', 'name' or both")
         name = self._card_ref(doc, path + ("name",), raw["name"]) if raw.get("name") else None
-        cond = self.expr(doc, path + ("if",), Scope({"me": "player", "it": "card"}))
+        cond = self.expr(doc, path + ("if",), C.Scope({"me": "player", "it": "card"}))
         zones = frozenset(raw["zones"]) if raw.get("zones") else None
         return D.Filter(zones, cond, raw.get("suit"), name)
 
@@ -1103,11 +1108,11 @@ class Loader:
                                                   f"{did_you_mean(timing, list(TIMINGS) + sorted(self.env.signals))}")
             # the rest of the trigger is still checked, against an event of no known type: names,
             # statements and attributes that no event has; what depends on the timing is not
-            unknown = Scope({"me": "player", "event": "any"})
+            unknown = C.Scope({"me": "player", "event": "any"})
             self.expr(doc, path + ("if",), unknown.child(), timing_unknown=True)
             self.block(doc, path + ("do",), unknown.child(), timing_unknown=True)
             return None
-        scope = Scope({"me": "player", "event": event_type_name(cls)}, event=cls, timing=timing)
+        scope = C.Scope({"me": "player", "event": C.event_type_name(cls)}, event=cls, timing=timing)
         cond = self.expr(doc, path + ("if",), scope.child())
         body = self.block(doc, path + ("do",), scope.child())
         if body is None:
@@ -1135,7 +1140,7 @@ class Loader:
         else:
             lo = int(raw.get("min", 1))
             hi = raw.get("max", lo) if "max" in raw else lo
-        scope = Scope({"me": "player", "it": "card", "chosen": "cards"})
+        scope = C.Scope({"me": "player", "it": "card", "chosen": "cards"})
         flt = self.expr(doc, path + ("filter",), scope)
         return D.CardChoice(lo, None if hi is None else int(hi), tuple(raw.get("from", ["hand"])), flt)
 
@@ -1147,7 +1152,7 @@ class Loader:
         if not cid:
             cid = next((n for n in names if n not in VIEW_AS_GROUPS), "")
         choice = self.compile_choice(doc, path + ("cards",), raw["cards"])
-        cond = self.expr(doc, path + ("if",), Scope({"me": "player", "against": "card"}))
+        cond = self.expr(doc, path + ("if",), C.Scope({"me": "player", "against": "card"}))
         limit = None
         if raw.get("limit"):
             n_, _, scope_name = raw["limit"].split()
@@ -1162,8 +1167,8 @@ class Loader:
         base = {"me": "player", "card": "card"}
         if raw.get("targets") is not None:
             targets = self.compile_targets(doc, path + ("targets",), raw["targets"], base)
-        cond = self.expr(doc, path + ("if",), Scope({"me": "player"}))
-        scope = Scope({"me": "player", "cards": "cards", "targets": "players", "target": "player"})
+        cond = self.expr(doc, path + ("if",), C.Scope({"me": "player"}))
+        scope = C.Scope({"me": "player", "cards": "cards", "targets": "players", "target": "player"})
         body = self.block(doc, path + ("do",), scope)
         if body is None:
             return None
@@ -1179,13 +1184,13 @@ class Loader:
             if ("add" in raw) == ("set" in raw):
                 self.err(doc, path, "E113", "a 'modify' needs exactly one of 'add' or 'set'")
                 return
-            scope = Scope({"me": "player", **{p: "any" for p in self.env.quantities[q]}})
+            scope = C.Scope({"me": "player", **{p: "any" for p in self.env.quantities[q]}})
             cond = self.expr(doc, path + ("if",), scope.child())
             add = self.expr(doc, path + ("add",), scope.child())
             st = self.expr(doc, path + ("set",), scope.child())
             sk.modifiers.append(D.Modifier(q, cond, add, st))
         elif "forbid" in raw:
-            scope = Scope({"me": "player", "user": "player", "card": "card"})
+            scope = C.Scope({"me": "player", "user": "player", "card": "card"})
             sk.prohibitions.append(D.Prohibition(raw["forbid"], self.expr(doc, path + ("if",), scope)))
         elif "immune" in raw:
             if "if" in raw or "add" in raw or "set" in raw:
@@ -1284,13 +1289,13 @@ class Loader:
         if "phases" in d:
             phases = []
             for i, ph in enumerate(d["phases"]):
-                scope = Scope({"me": "player", "event": "event:phase"}, event=TIMINGS["phase_start"].event,
+                scope = C.Scope({"me": "player", "event": "event:phase"}, event=TIMINGS["phase_start"].event,
                               timing="phase_start", phase_id=ph["id"])
                 body = self.block(doc, ("phases", i, "do"), scope)
                 phases.append(D.PhaseDef(ph["id"], _text(ph.get("name")), body))
             f["phases"] = phases
         if "dying" in d:
-            scope = Scope({"me": "player", "event": "event:dying"}, event=TIMINGS["dying"].event, timing="dying")
+            scope = C.Scope({"me": "player", "event": "event:dying"}, event=TIMINGS["dying"].event, timing="dying")
             f["dying"] = self.block(doc, ("dying",), scope)
         for i, raw in enumerate(d.get("triggers", []) or []):
             for key in ("who", "optional", "per", "limit"):
@@ -1304,8 +1309,8 @@ class Loader:
         if "victory" in d:
             rules = []
             for i, v in enumerate(d["victory"]):
-                cond = self.expr(doc, ("victory", i, "if"), Scope({"me": "player"}))
-                winners = self.expr(doc, ("victory", i, "winners"), Scope({"me": "player"}))
+                cond = self.expr(doc, ("victory", i, "if"), C.Scope({"me": "player"}))
+                winners = self.expr(doc, ("victory", i, "winners"), C.Scope({"me": "player"}))
                 if cond is not None and winners is not None:
                     rules.append(D.VictoryRule(cond, winners, v.get("label", "")))
             f["victory"] = rules
@@ -1313,7 +1318,7 @@ class Loader:
             roles = {}
             for rid, r in d["roles"].items():
                 r = r or {}
-                bonus = self.expr(doc, ("roles", rid, "bonus_hp"), Scope({})) if "bonus_hp" in r else None
+                bonus = self.expr(doc, ("roles", rid, "bonus_hp"), C.Scope({})) if "bonus_hp" in r else None
                 roles[rid] = D.RoleDef(rid, _text(r.get("name")), bool(r.get("revealed", False)),
                                        bool(r.get("first", False)), bool(r.get("lord_skills", False)), bonus,
                                        r.get("side", "lord" if r.get("lord_skills") else "alone"))
@@ -1517,7 +1522,7 @@ def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), displa
     the files at those absolute paths (unsaved editor buffers, which need not exist on disk).
     """
     # building makes tens of thousands of objects that all live on: the cyclic collector, run
-    # again and again meanwhile, would only walk them (a third of the time), so it waits until the end
+    # again and again meanwhile, would only P.walk them (a third of the time), so it waits until the end
     collecting = gc.isenabled()
     gc.disable()
     try:
