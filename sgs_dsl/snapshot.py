@@ -17,7 +17,9 @@ Two kinds of objects need care:
   all (lambdas in the vocabulary's tables) or must stay the very object (markers
   compared with ``is``): each is kept as its *place* in a module of the engine (the
   module, a global's name, then keys, indexes or attribute names) and found there
-  again. The places are only valid for the same code, which is why the key of a
+  again. Tuples, dicts, lists and sets are kept by value (pickle does not ask about
+  them); a snippet whose constants include one of the engine's own dicts, lists or
+  sets is refused, since a copy of it would not see the engine change it. The places are only valid for the same code, which is why the key of a
   kept content hashes the engine's source (:func:`code_stamp`).
 
 Anything that cannot be kept makes :func:`dumps` return None (the content is then
@@ -84,15 +86,19 @@ def _constant_modules() -> list[ModuleType]:
     return [sys.modules[n] for n in sorted(names) if n in sys.modules]
 
 
-def _places() -> dict[int, Place]:
+def _places() -> tuple[dict[int, Place], set[int]]:
     """Every object reachable from the globals of :func:`_constant_modules` (through dicts with text keys,
-    lists, tuples and the attributes of the engine's own objects), by id, with its place."""
+    lists, tuples and the attributes of the engine's own objects), by id, with its place; and the ids of
+    the mutable containers among them (dicts, lists, sets), which pickle keeps by value."""
     found: dict[int, Place] = {}
+    containers: set[int] = set()
 
     def visit(obj: Any, place: Place, depth: int) -> None:
         if isinstance(obj, _ATOMS) or id(obj) in found:
             return
-        if not isinstance(obj, (tuple, frozenset)):  # kept by value (an empty one is shared by everything)
+        if isinstance(obj, (dict, list, set)):
+            containers.add(id(obj))
+        elif not isinstance(obj, (tuple, frozenset)):  # an empty one is shared by everything: kept by value
             found[id(obj)] = place
         if depth >= _DEPTH or isinstance(obj, (type, ModuleType, FunctionType)):
             return
@@ -114,11 +120,16 @@ def _places() -> dict[int, Place]:
             if isinstance(value, (type, FunctionType)) and getattr(value, "__module__", None) != module.__name__:
                 continue  # imported from elsewhere: its own module names it
             visit(value, (module.__name__, name), 1)
-    return found
+    return found, containers
 
 
 def _find(place: Place) -> Any:
-    """The object at ``place`` (raises when there is none: the content is then built again)."""
+    """The object at ``place`` (raises when there is none: the content is then built again).
+
+    >>> from sgs_dsl import compiler
+    >>> _find(("sgs_dsl.compiler", "GLOBALS", ("key", "inf"))) is compiler.GLOBALS["inf"]
+    True
+    """
     obj: Any = import_module(place[0])
     obj = getattr(obj, place[1])
     for how, k in place[2:]:
@@ -127,34 +138,31 @@ def _find(place: Place) -> Any:
 
 
 class _Pickler(pickle.Pickler):
-    def __init__(self, file: io.BytesIO, places: dict[int, Place]) -> None:
+    """Snippet functions as their unit and name; the engine's own objects as their place."""
+
+    def __init__(self, file: io.BytesIO, places: dict[int, Place], containers: set[int]) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.places = places
-
-    def persistent_id(self, obj: Any) -> Optional[Place]:
-        if isinstance(obj, _ATOMS):
-            return None
-        return self.places.get(id(obj))
+        self.containers = containers
 
     def reducer_override(self, obj: Any) -> Any:
+        # not asked for texts, numbers, dicts, lists, tuples and sets (pickle's own fast path): kept by value
+        place = self.places.get(id(obj))
+        if place is not None:
+            return _find, (place,)
         unit = unit_of(obj)
         if unit is not None:
+            if any(id(v) in self.containers for v in unit.globals.values()):
+                raise pickle.PicklingError("a snippet reads a table of the engine itself, which a copy would not be")
             return revive, (unit, obj.__name__)
         return NotImplemented
-
-
-class _Unpickler(pickle.Unpickler):
-    def persistent_load(self, pid: Any) -> Any:
-        if not (isinstance(pid, tuple) and len(pid) >= 2 and all(isinstance(p, str) for p in pid[:2])):
-            raise pickle.UnpicklingError(f"not a place: {pid!r}")
-        return _find(pid)
 
 
 def dumps(value: Any) -> Optional[bytes]:
     """``value`` (a built content and its diagnostics) as bytes, or None when some part of it cannot be kept."""
     out = io.BytesIO()
     try:
-        _Pickler(out, _places()).dump(value)
+        _Pickler(out, *_places()).dump(value)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError, ValueError):
         return None
     return out.getvalue()
@@ -163,6 +171,6 @@ def dumps(value: Any) -> Optional[bytes]:
 def loads(data: bytes) -> Optional[Any]:
     """What :func:`dumps` kept, or None when it cannot be read back (a place or a class that has gone)."""
     try:
-        return _Unpickler(io.BytesIO(data)).load()
+        return pickle.loads(data)
     except Exception:  # whatever the bytes hold, a miss: the content is built again
         return None
