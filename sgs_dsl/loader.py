@@ -40,6 +40,7 @@ from .cache import key as cache_key
 from .env import Env
 from .errors import ContentError, Diagnostic, did_you_mean
 from .lazy import lazy_module
+from .schemacheck import SCHEMA_DIR, passes, schema_files  # noqa: F401  (SCHEMA_DIR: sgs schema, the language server)
 from .yamlsafe import Document, PathKey, decode, find_yaml_files, load_text, read_bytes
 
 if TYPE_CHECKING:
@@ -51,7 +52,6 @@ if TYPE_CHECKING:
 else:  # imported when first used: a content read back whole from the cache needs none of them
     A, C, P = (lazy_module(f"sgs_dsl.{name}") for name in ("ast", "compiler", "parser"))
 
-SCHEMA_DIR = Path(__file__).with_name("schemas")
 KINDS = ("cards", "heroes", "rules")
 
 
@@ -70,17 +70,20 @@ def _validators() -> dict[str, Draft202012Validator]:
     from referencing.jsonschema import DRAFT202012
 
     registry: Registry[Any] = Registry()
-    schemas = {}
-    for path in SCHEMA_DIR.glob("*.schema.json"):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        schemas[path.name] = data
-        registry = registry.with_resource(path.name, Resource.from_contents(data, default_specification=DRAFT202012))
+    schemas = schema_files()
+    for name, data in schemas.items():
+        registry = registry.with_resource(name, Resource.from_contents(data, default_specification=DRAFT202012))
     return {kind: Draft202012Validator(schemas[f"{kind}.schema.json"], registry=registry)
             for kind in ("cards", "heroes", "rules", "scenario") if f"{kind}.schema.json" in schemas}
 
 
 def schema_errors(doc: Document, kind: str) -> list[Diagnostic]:
-    """Check a document against its schema; map errors to positions."""
+    """Check a document against its schema; map errors to positions.
+
+    A document that surely passes (:func:`sgs_dsl.schemacheck.passes`, nearly every file) is not given to
+    jsonschema, which finds and words the errors of the others."""
+    if passes(kind, doc.data):
+        return []
     validator = _validators()[kind]
     out: list[Diagnostic] = []
     seen: set[tuple[PathKey, str]] = set()
