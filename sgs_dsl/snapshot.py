@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import pickle
 import sys
 from functools import lru_cache
 from importlib import import_module
-from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Any, Optional
 
@@ -59,17 +59,19 @@ def code_stamp() -> str:
     """A hash of the engine's code that a kept content depends on: every ``.py`` file of :data:`_PACKAGES`,
     the grammar and the schemas, by name and bytes (and the Python version)."""
     h = hashlib.sha256(sys.version.encode())
-    here = Path(__file__).parent
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for package in _PACKAGES:
-        root = here.parent / package
-        for p in sorted([*root.rglob("*.py"), *root.rglob("*.lark"), *root.rglob("*.json")]):
-            if "__pycache__" in p.parts:
-                continue
+        found: list[str] = []
+        for folder, dirs, files in os.walk(os.path.join(top, package)):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            found += (os.path.join(folder, f) for f in files if f.endswith((".py", ".lark", ".json")))
+        for path in sorted(found):
             try:
-                data = p.read_bytes()
+                with open(path, "rb") as f:
+                    data = f.read()
             except OSError:
                 data = b"?"
-            name = p.relative_to(here.parent).as_posix().encode()
+            name = os.path.relpath(path, top).replace(os.sep, "/").encode()
             h.update(len(name).to_bytes(8, "little") + name + len(data).to_bytes(8, "little") + data)
     return h.hexdigest()
 
