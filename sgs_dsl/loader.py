@@ -14,7 +14,9 @@ that one run reports every problem of the file.
 The steps that depend on nothing but a file's bytes (reading its YAML, checking it
 against its schema, parsing its snippets) are kept between runs in the user's cache
 (:mod:`sgs_dsl.cache`; ``SGS_NO_CACHE=1`` turns it off): the Content and the
-diagnostics are the same with or without it. Compiling is never cached.
+diagnostics are the same with or without it. A whole tree built (its Content and the
+diagnostics of checking it) is kept as well, keyed by every file's entry and place and by
+the engine's code (:mod:`sgs_dsl.snapshot`), so that a warm start checks no snippet again.
 """
 
 from __future__ import annotations
