@@ -125,7 +125,7 @@ class Unit:
         self._functions: list[tuple[str, list[Line], Pos]] = []
         self._count = 0
         self._locals: dict[str, str] = {}
-        self._source: Optional[tuple[str, list[list[Span]]]] = None  # set for a unit read back (saved)
+        self._source: Optional[tuple[str, list[list[Span]]]] = None  # made once all functions are in (source())
 
     def __reduce__(self) -> tuple[Any, ...]:
         """A unit is kept (pickled) as what compiling it needs: its file, globals, source and spans."""
@@ -157,6 +157,7 @@ class Unit:
     def function(self, lines: list[Line], pos: Pos, generator: bool) -> str:
         """Add ``def NAME(f):`` with ``lines`` as its body (after ``v = f.vars``); its name."""
         name = self.fresh("_snippet")
+        self._source = None  # the module changes
         head = [Line(0, code(f"def {name}(f):", pos=pos)), Line(1, code("v = f.vars", pos=pos))]
         tail = [Line(1, code("if False: yield", pos=pos))] if generator else []
         self._functions.append((name, head + indent(lines) + tail, pos))
@@ -177,7 +178,8 @@ class Unit:
                 pad = " " * (4 * ln.indent)
                 text.append(pad + ln.code.src)
                 spans.append(ln.code.spans(len(pad)))
-        return "\n".join(text) + "\n", spans
+        self._source = ("\n".join(text) + "\n", spans)
+        return self._source
 
     def module(self) -> ast.Module:
         """The module as a Python syntax tree whose nodes carry the YAML positions."""
