@@ -136,8 +136,11 @@ class Cache:
         except Exception:  # a class that has moved or gone: a miss like any other
             return None
 
-    def put(self, kind: str, k: str, value: Any) -> bool:
-        """Store ``value`` (never None); False when it could not be written (the cache is best effort)."""
+    def put(self, kind: str, k: str, value: Any, keep: Optional[int] = None) -> bool:
+        """Store ``value`` (never None); False when it could not be written (the cache is best effort).
+
+        ``keep``: how many entries of the kind are kept at most (default :data:`MAX_ENTRIES`; less for
+        large entries)."""
         path = self._path(kind, k)
         try:
             body = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
@@ -161,18 +164,18 @@ class Cache:
                 except OSError:
                     pass
         self.writes += 1
-        self._prune(path.parent)
+        self._prune(path.parent, MAX_ENTRIES if keep is None else keep)
         return True
 
-    def _prune(self, folder: Path) -> None:
-        """Keep at most :data:`MAX_ENTRIES` entries in a kind's folder: the least recently written go."""
+    def _prune(self, folder: Path, keep: int) -> None:
+        """Keep at most ``keep`` entries in a kind's folder: the least recently written go."""
         try:
             with os.scandir(folder) as it:
                 entries = [e for e in it if e.name.endswith(".pickle")]
-            if len(entries) <= MAX_ENTRIES:
+            if len(entries) <= keep:
                 return
             entries.sort(key=lambda e: e.stat().st_mtime_ns)
-            for e in entries[:len(entries) - MAX_ENTRIES]:
+            for e in entries[:len(entries) - keep]:
                 os.unlink(e.path)
         except OSError:
             pass

@@ -330,6 +330,8 @@ LINT_ENTRY = "lint_warnings"  # the warnings of a whole tree (Loader.warnings)
 #: the cache's kind for a whole tree built: its Content and the diagnostics of checking it (sgs_dsl.snapshot),
 #: keyed by every file's entry and place (Loader.tree_key) and the engine's code (snapshot.code_stamp)
 CONTENT_ENTRY = "built_content"
+#: built trees kept at most (each is a few hundred KiB; every edit of a file makes a new one)
+BUILT_KEPT = 16
 
 #: a snippet inside a file: (parsed as a block, its text, and where it starts: line, col, block, segments)
 SnippetKey = tuple[bool, str, int, int, bool, tuple[tuple[int, int, int], ...]]
@@ -563,7 +565,7 @@ class Loader:
             return
         blob = dumps((content, diags))
         if blob is not None:
-            self.cache.put(CONTENT_ENTRY, k, blob)
+            self.cache.put(CONTENT_ENTRY, k, blob, keep=BUILT_KEPT)
 
     def _kept_warnings(self) -> tuple[str, Optional[list[Diagnostic]]]:
         """The key of the warnings of the files added ("" without one), and the warnings the cache keeps there."""

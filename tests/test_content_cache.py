@@ -536,3 +536,17 @@ def test_a_warm_start_imports_neither_the_parser_nor_the_syntax_tree(cache_dir: 
             "if m in sys.modules and type(sys.modules[m]).__name__ == 'module'))")
     assert run(code, cache_dir) != "[]"  # cold: everything is parsed
     assert run(code, cache_dir) == "[]"  # warm: the content is read back whole
+
+
+def test_only_the_latest_built_trees_are_kept(tmp_path: Path, warm: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sgs_dsl import loader
+
+    monkeypatch.setattr(loader, "BUILT_KEPT", 2)
+    root = copy_builtin_tree(tmp_path / "content")
+    f = root / "heroes" / "standard.yaml"
+    text = f.read_text(encoding="utf-8")
+    for hp in (5, 6, 7):  # each edit builds (and keeps) another tree
+        f.write_text(text.replace("hp: 4", f"hp: {hp}", 1), encoding="utf-8")
+        assert build(root)[1] == []
+    assert len(built(warm)) == 2
+    assert len(entries(warm)) > 2  # the files' own entries are many more
