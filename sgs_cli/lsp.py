@@ -191,6 +191,6 @@ def make_server() -> Any:
 
 
 def _version() -> str:
-    from sgs_dsl.errors import _engine_version
+    from sgs_runtime.version import engine_version
 
-    return _engine_version()
+    return engine_version()

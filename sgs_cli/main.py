@@ -58,11 +58,21 @@ def _load(content_dir: Optional[Path], packs: Optional[list[Path]] = None) -> An
     if content_dir is not None and not content_dir.is_dir():
         raise click.UsageError(f"the content folder {content_dir} does not exist")
     try:
-        return load_content(content_dir, packs=packs or [])
+        content = load_content(content_dir, packs=packs or [])
     except ContentError as exc:
         click.echo(format_diagnostics(exc.diagnostics, "text"), err=True)
         click.echo(f"{len(exc.errors)} error(s) in the content; fix them first (sgs validate).", err=True)
         sys.exit(1)
+    _settle()
+    return content
+
+
+def _settle() -> None:
+    """Move every object alive now (the content just loaded, which lives as long as the command) out of the
+    cyclic collector's way (``gc.freeze``): later collections, and the one at exit, need not walk it again."""
+    import gc
+
+    gc.freeze()
 
 
 def _fail(message: str, code: int = 1) -> None:
@@ -110,6 +120,7 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool, content_dir: Optio
         packs.extend(more_packs)
         cases.extend(more_cases)
     content, diags = build(content_dir, packs, lint=True, packs=added)
+    _settle()
     diags = list(diags) + [d for c in cases for d in _check_case_file(content, c)]
     errors = [d for d in diags if d.severity == "error"]
     warnings = len(diags) - len(errors)

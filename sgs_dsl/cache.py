@@ -21,10 +21,10 @@ that computes the value), never an error. Deleting the folder is always safe.
 The values are pickled: only entries in the user's own cache folder, in files the
 user owns, are read (the same trust as Python's own ``__pycache__``).
 
-The loader keeps one kind, ``content_file`` (sgs_dsl.loader). Another kind is added
-by choosing its word and what its key hashes: for instance code compiled from a
-snippet, under ``key(engine_stamp(), <the compiler's own version>, snippet_text)``,
-stored as ``marshal.dumps(code)`` bytes.
+The loader keeps the kinds ``content_file`` (one file), ``built_content`` (a whole tree
+built, :mod:`sgs_dsl.snapshot`) and ``lint_warnings`` (sgs_dsl.loader); compiled snippets
+are kept under ``code`` (:class:`CodeStore`). Another kind is added by choosing its word
+and what its key hashes.
 
 >>> import tempfile
 >>> c = Cache(Path(tempfile.mkdtemp()))
@@ -136,8 +136,11 @@ class Cache:
         except Exception:  # a class that has moved or gone: a miss like any other
             return None
 
-    def put(self, kind: str, k: str, value: Any) -> bool:
-        """Store ``value`` (never None); False when it could not be written (the cache is best effort)."""
+    def put(self, kind: str, k: str, value: Any, keep: Optional[int] = None) -> bool:
+        """Store ``value`` (never None); False when it could not be written (the cache is best effort).
+
+        ``keep``: how many entries of the kind are kept at most (default :data:`MAX_ENTRIES`; less for
+        large entries)."""
         path = self._path(kind, k)
         try:
             body = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
@@ -161,18 +164,18 @@ class Cache:
                 except OSError:
                     pass
         self.writes += 1
-        self._prune(path.parent)
+        self._prune(path.parent, MAX_ENTRIES if keep is None else keep)
         return True
 
-    def _prune(self, folder: Path) -> None:
-        """Keep at most :data:`MAX_ENTRIES` entries in a kind's folder: the least recently written go."""
+    def _prune(self, folder: Path, keep: int) -> None:
+        """Keep at most ``keep`` entries in a kind's folder: the least recently written go."""
         try:
             with os.scandir(folder) as it:
                 entries = [e for e in it if e.name.endswith(".pickle")]
-            if len(entries) <= MAX_ENTRIES:
+            if len(entries) <= keep:
                 return
             entries.sort(key=lambda e: e.stat().st_mtime_ns)
-            for e in entries[:len(entries) - MAX_ENTRIES]:
+            for e in entries[:len(entries) - keep]:
                 os.unlink(e.path)
         except OSError:
             pass
@@ -200,16 +203,17 @@ def _module_file(name: str) -> Optional[str]:
 def engine_stamp(*libraries: str) -> str:
     """A hash of the engine's code that shapes what is cached, and of the versions of ``libraries``.
 
-    The grammar, the parser, the syntax tree's classes, the YAML reader, the
-    loader (which checks files against their schemas) and the schemas are read in
-    full (they are small); a change of the compiler does not count, since nothing it
-    makes is cached. A library is identified by where its top module lies and that
+    The grammar, the parser, the syntax tree's classes, the YAML reader, the loader
+    and the quick schema check (which check files against their schemas) and the
+    schemas are read in full (they are small). A change of the compiler does not count
+    here: what it makes is kept under :func:`sgs_dsl.snapshot.code_stamp`, which hashes
+    all of the engine. A library is identified by where its top module lies and that
     file's size and time of change, so that nothing is imported to tell its version.
     """
     here = Path(__file__).parent
     parts: list[str | bytes] = [MAGIC, sys.version]
     mine = [here / n for n in ("grammar.lark", "parser.py", "lark_parser.py", "ast.py", "yamlsafe.py", "loader.py",
-                               "cache.py")]
+                               "schemacheck.py", "cache.py")]
     mine += sorted((here / "schemas").glob("*.json"))
     for p in mine:
         try:

@@ -125,6 +125,12 @@ class Unit:
         self._functions: list[tuple[str, list[Line], Pos]] = []
         self._count = 0
         self._locals: dict[str, str] = {}
+        self._source: Optional[tuple[str, list[list[Span]]]] = None  # made once all functions are in (source())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A unit is kept (pickled) as what compiling it needs: its file, globals, source and spans."""
+        src, spans = self.source()
+        return _saved_unit, (self.file, self.globals, src, spans)
 
     def fresh(self, stem: str = "_t") -> str:
         """A new Python name, used once in the unit."""
@@ -151,6 +157,7 @@ class Unit:
     def function(self, lines: list[Line], pos: Pos, generator: bool) -> str:
         """Add ``def NAME(f):`` with ``lines`` as its body (after ``v = f.vars``); its name."""
         name = self.fresh("_snippet")
+        self._source = None  # the module changes
         head = [Line(0, code(f"def {name}(f):", pos=pos)), Line(1, code("v = f.vars", pos=pos))]
         tail = [Line(1, code("if False: yield", pos=pos))] if generator else []
         self._functions.append((name, head + indent(lines) + tail, pos))
@@ -162,6 +169,8 @@ class Unit:
 
     def source(self) -> tuple[str, list[list[Span]]]:
         """The module's source, and for each of its lines the spans on it (columns from the line's start)."""
+        if self._source is not None:
+            return self._source
         text: list[str] = []
         spans: list[list[Span]] = []
         for _, lines, _ in self._functions:
@@ -169,7 +178,8 @@ class Unit:
                 pad = " " * (4 * ln.indent)
                 text.append(pad + ln.code.src)
                 spans.append(ln.code.spans(len(pad)))
-        return "\n".join(text) + "\n", spans
+        self._source = ("\n".join(text) + "\n", spans)
+        return self._source
 
     def module(self) -> ast.Module:
         """The module as a Python syntax tree whose nodes carry the YAML positions."""
@@ -228,6 +238,7 @@ class Unit:
         the module runs now. Otherwise the function compiles the unit when it is first called: until
         then it is a stand-in that does so and takes over the real function's code."""
         namespace = dict(self.globals)
+        namespace[UNIT] = self  # the unit the function comes from (how a saved content keeps it, revive)
         if code_object is not None or not LAZY:
             exec(code_object if code_object is not None else self.compile(), namespace)  # noqa: S102
             fn: Callable[..., Any] = namespace[name]
@@ -246,6 +257,31 @@ class Unit:
         namespace[_FIRST] = first
         _PENDING.add(stub)
         return stub
+
+
+def _saved_unit(file: str, globals_: dict[str, Any], src: str, spans: list[list[Span]]) -> Unit:
+    """A unit read back from :meth:`Unit.__reduce__`: its functions are loaded by name (:func:`revive`)."""
+    unit = Unit(file)
+    unit.globals = globals_
+    unit._source = (src, spans)
+    return unit
+
+
+#: the name, in a loaded function's globals, of the :class:`Unit` it comes from
+UNIT = "__sgs_unit__"
+
+
+def unit_of(fn: Any) -> Optional[Unit]:
+    """The unit a function loaded by :meth:`Unit.load` comes from (None for any other object)."""
+    if not isinstance(fn, FunctionType):
+        return None
+    unit = fn.__globals__.get(UNIT)
+    return unit if isinstance(unit, Unit) else None
+
+
+def revive(unit: Unit, name: str) -> Callable[..., Any]:
+    """Function ``name`` of ``unit`` loaded again (in another process: compiled when first called)."""
+    return unit.load(name)
 
 
 #: compiled code kept between runs: :meth:`Unit.key` -> ``marshal`` bytes of the unit's code object (any

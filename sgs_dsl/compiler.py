@@ -19,7 +19,7 @@ there); the variable of ``x from LIST`` is a local of a Python comprehension.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from sgs_runtime.resolution import ops
 from sgs_runtime.resolution.quantities import INF, quantity
@@ -41,9 +41,15 @@ from sgs_runtime.state.events import TIMINGS, Event, SignalEvent
 from sgs_runtime.state.frame import BreakLoop, Frame, StopEffect
 from sgs_runtime.state.model import Card, Player, VirtualCard, card_is, parse_card_text
 
-from . import ast as A
 from .codegen import Code, Line, Unit, body, code, join
+from .env import Env
 from .errors import Diagnostic, did_you_mean
+from .lazy import lazy_module
+
+if TYPE_CHECKING:
+    from . import ast as A
+else:  # the syntax tree's classes are needed only when something is compiled (not by compiled code)
+    A = lazy_module("sgs_dsl.ast")
 
 ExprFn = Callable[[Frame], Any]
 BlockFn = Callable[[Frame], Any]
@@ -79,26 +85,6 @@ def _global_fn(src: str) -> ExprFn:
 GLOBALS: dict[str, tuple[str, ExprFn, str]] = {
     name: (t, _global_fn(src), doc) for name, (t, src, doc) in _GLOBAL_SOURCE.items()
 }
-
-
-@dataclass
-class Env:
-    """The names content declares, for checking."""
-
-    symbols: dict[str, set[str]] = field(default_factory=dict)  # name -> categories
-    aliases: dict[str, str] = field(default_factory=dict)
-    quantities: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    slots: set[str] = field(default_factory=set)
-    marks: set[str] = field(default_factory=set)
-    signals: set[str] = field(default_factory=set)
-    options: set[str] = field(default_factory=set)
-
-    def add(self, category: str, names: Iterable[str]) -> None:
-        for n in names:
-            self.symbols.setdefault(n, set()).add(category)
-
-    def names_in(self, category: str) -> list[str]:
-        return [n for n, cats in self.symbols.items() if category in cats]
 
 
 @dataclass

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
 from sgs_runtime.errors import SgsError, UsageError, did_you_mean
+from sgs_runtime.version import engine_version
 
 __all__ = ["SgsError", "UsageError", "ContentError", "Diagnostic", "did_you_mean", "format_diagnostics", "CODES",
            "FORMATS", "github_property", "github_data"]
@@ -143,15 +144,6 @@ def format_diagnostics(diags: Sequence[Diagnostic], fmt: str) -> str:
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
 
-def _engine_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("sgs-engine")
-    except PackageNotFoundError:  # pragma: no cover - running from a checkout that is not installed
-        return "0"
-
-
 def _sarif_uri(file: str) -> tuple[str, Optional[str]]:
     """A file's URI and base: relative to the working folder (``SRCROOT``) when below it, else absolute."""
     from pathlib import Path, PurePath
@@ -201,7 +193,7 @@ def sarif_log(diags: Sequence[Diagnostic]) -> dict[str, Any]:
         "runs": [{
             "tool": {"driver": {
                 "name": "sgs",
-                "version": _engine_version(),
+                "version": engine_version(),
                 "rules": rules,
             }},
             "originalUriBaseIds": {"SRCROOT": {"uri": Path.cwd().as_uri() + "/"}},

@@ -243,12 +243,19 @@ def _syntax_message(exc: UnexpectedInput) -> str:
     return "syntax error"
 
 
+@lru_cache(maxsize=1024)
+def _parse_tree(text: str, start: str) -> Any:
+    """The Lark tree of a snippet's text (positions within the text): a text written in several places
+    (``if: hp < max_hp``) is parsed once. The tree is only read afterwards (:class:`_Builder` makes new nodes)."""
+    return grammar_parser().parse(text, start=start)
+
+
 def parse(text: str, origin: Origin, start: str) -> Any:
     """Parse a snippet from the rule ``start``; :class:`SyntaxProblem` (placed in its file) on an error."""
     if not text.endswith("\n"):
         text += "\n"
     try:
-        tree = grammar_parser().parse(text, start=start)
+        tree = _parse_tree(text, start)
     except UnexpectedInput as exc:
         line, col = exc.line, exc.column
         problem = _statement_problem(text, exc) if start == "start" and isinstance(exc, UnexpectedToken) else None

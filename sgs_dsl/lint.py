@@ -24,13 +24,18 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Optional, Sequence
 
 from sgs_runtime.state.definitions import Content
 
-from . import ast as A
 from .errors import Diagnostic
+from .lazy import lazy_module
 from .yamlsafe import Document, PathKey
+
+if TYPE_CHECKING:
+    from . import ast as A
+else:  # the syntax tree's classes: needed to lint, not to find kept warnings (lint_stamp)
+    A = lazy_module("sgs_dsl.ast")
 
 __all__ = ["lint_content", "ENGINE_OPTIONS"]
 

@@ -14,7 +14,9 @@ that one run reports every problem of the file.
 The steps that depend on nothing but a file's bytes (reading its YAML, checking it
 against its schema, parsing its snippets) are kept between runs in the user's cache
 (:mod:`sgs_dsl.cache`; ``SGS_NO_CACHE=1`` turns it off): the Content and the
-diagnostics are the same with or without it. Compiling is never cached.
+diagnostics are the same with or without it. A whole tree built (its Content and the
+diagnostics of checking it) is kept as well, keyed by every file's entry and place and by
+the engine's code (:mod:`sgs_dsl.snapshot`), so that a warm start checks no snippet again.
 """
 
 from __future__ import annotations
@@ -35,18 +37,23 @@ from sgs_runtime.state import definitions as D
 from sgs_runtime.state.events import TIMINGS, SignalEvent
 from sgs_runtime.state.model import SIGN_SUIT, SUITS, TEXT_RANK
 
-from . import ast as A
 from .cache import Cache, default_cache, engine_stamp
 from .cache import key as cache_key
-from .compiler import Compiler, Env, Scope, event_type_name
+from .env import Env
 from .errors import ContentError, Diagnostic, did_you_mean
-from .parser import Origin, SyntaxProblem, parse_block, parse_expression, walk
+from .lazy import lazy_module
+from .schemacheck import SCHEMA_DIR, passes, schema_files  # noqa: F401  (SCHEMA_DIR: sgs schema, the language server)
 from .yamlsafe import Document, PathKey, decode, find_yaml_files, load_text, read_bytes
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
 
-SCHEMA_DIR = Path(__file__).with_name("schemas")
+    from . import ast as A
+    from . import compiler as C
+    from . import parser as P
+else:  # imported when first used: a content read back whole from the cache needs none of them
+    A, C, P = (lazy_module(f"sgs_dsl.{name}") for name in ("ast", "compiler", "parser"))
+
 KINDS = ("cards", "heroes", "rules")
 
 
@@ -65,17 +72,20 @@ def _validators() -> dict[str, Draft202012Validator]:
     from referencing.jsonschema import DRAFT202012
 
     registry: Registry[Any] = Registry()
-    schemas = {}
-    for path in SCHEMA_DIR.glob("*.schema.json"):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        schemas[path.name] = data
-        registry = registry.with_resource(path.name, Resource.from_contents(data, default_specification=DRAFT202012))
+    schemas = schema_files()
+    for name, data in schemas.items():
+        registry = registry.with_resource(name, Resource.from_contents(data, default_specification=DRAFT202012))
     return {kind: Draft202012Validator(schemas[f"{kind}.schema.json"], registry=registry)
             for kind in ("cards", "heroes", "rules", "scenario") if f"{kind}.schema.json" in schemas}
 
 
 def schema_errors(doc: Document, kind: str) -> list[Diagnostic]:
-    """Check a document against its schema; map errors to positions."""
+    """Check a document against its schema; map errors to positions.
+
+    A document that surely passes (:func:`sgs_dsl.schemacheck.passes`, nearly every file) is not given to
+    jsonschema, which finds and words the errors of the others."""
+    if passes(kind, doc.data):
+        return []
     validator = _validators()[kind]
     out: list[Diagnostic] = []
     seen: set[tuple[PathKey, str]] = set()
@@ -272,11 +282,33 @@ def _text(raw: Any) -> D.Text:
     return D.Text("", "")
 
 
-@dataclass
 class _File:
-    kind: str
-    doc: Document
-    origin: str = ""  # where it came from: "" the base tree, else the PATHs checked with it or a --pack folder
+    """One content file: its kind, its document and where it came from (``origin``: "" the base tree, else
+    the PATHs checked with it or a --pack folder).
+
+    A file found in the cache keeps its document pickled until it is first needed (a content found whole
+    in the cache, :mod:`sgs_dsl.snapshot`, never needs it); :meth:`Loader.read_documents` reads them all.
+    """
+
+    __slots__ = ("kind", "origin", "path", "_doc", "_blob")
+
+    def __init__(self, kind: str, doc: Optional[Document], origin: str = "", blob: bytes = b"",
+                 path: str = "") -> None:
+        self.kind = kind
+        self.origin = origin
+        self._doc = doc
+        self._blob = blob
+        self.path = doc.path if doc is not None else path
+
+    @property
+    def doc(self) -> Document:
+        if self._doc is None:
+            doc = pickle.loads(self._blob)
+            if not isinstance(doc, Document):
+                raise TypeError(f"the cache holds no document for {self.path}")
+            doc.path = self.path
+            self._doc, self._blob = doc, b""
+        return self._doc
 
 
 @dataclass
@@ -295,6 +327,11 @@ VIEW_AS_GROUPS = ("basic", "trick")
 #: syntax trees of its snippets, keyed by the file's bytes and :func:`_stamp`
 FILE_ENTRY = "content_file"
 LINT_ENTRY = "lint_warnings"  # the warnings of a whole tree (Loader.warnings)
+#: the cache's kind for a whole tree built: its Content and the diagnostics of checking it (sgs_dsl.snapshot),
+#: keyed by every file's entry and place (Loader.tree_key) and the engine's code (snapshot.code_stamp)
+CONTENT_ENTRY = "built_content"
+#: built trees kept at most (each is a few hundred KiB; every edit of a file makes a new one)
+BUILT_KEPT = 16
 
 #: a snippet inside a file: (parsed as a block, its text, and where it starts: line, col, block, segments)
 SnippetKey = tuple[bool, str, int, int, bool, tuple[tuple[int, int, int], ...]]
@@ -341,8 +378,9 @@ class _Entry:
 class Loader:
     """Builds :class:`~sgs_runtime.state.definitions.Content` from files."""
 
-    def __init__(self, cache: Optional[Cache] = None) -> None:
+    def __init__(self, cache: Optional[Cache] = None, lazy: bool = True) -> None:
         self.cache = cache
+        self.lazy = lazy  # a document found in the cache is unpickled when first needed (_File.doc)
         self._entries: dict[str, _Entry] = {}  # display name -> what the cache has (or will have) of the file
         self.files: list[_File] = []
         self.diags: list[Diagnostic] = []
@@ -409,7 +447,7 @@ class Loader:
     _added: frozenset[str] = frozenset()  # the files given so far (each is read once)
 
     def add_file(self, path: Path, kind: Optional[str], display: str) -> None:
-        if display in self._added or any(f.doc.path == display for f in self.files):
+        if display in self._added or any(f.path == display for f in self.files):
             return
         self._added = self._added | {display}
         try:
@@ -466,6 +504,10 @@ class Loader:
         entry = _Entry.from_value(entry_key, self.cache.get(FILE_ENTRY, entry_key))
         if entry is None or (kind is not None and entry.kind != kind):
             return False
+        if self.lazy:
+            self._entries[display] = entry
+            self.files.append(_File(entry.kind, None, self.origin, blob=entry.doc, path=display))
+            return True
         try:
             doc = pickle.loads(entry.doc)
         except Exception:
@@ -477,18 +519,75 @@ class Loader:
         self.files.append(_File(entry.kind, doc, self.origin))
         return True
 
+    def read_documents(self) -> bool:
+        """Unpickle every document still kept as the cache gave it; False when one cannot be read."""
+        try:
+            for f in self.files:
+                f.doc  # noqa: B018 - reading it unpickles it
+        except Exception:
+            return False
+        return True
+
+    def tree_key(self) -> str:
+        """The key of what is built from the files added (every file's entry key and place, and the
+        engine's code), or "" when that is not known: no cache, a file not in the cache (an overlay,
+        schema errors) or problems found while reading."""
+        places = self._places()
+        if places is None or self.diags:
+            return ""
+        from .snapshot import code_stamp
+
+        return cache_key(code_stamp(), _limits(), *places)
+
+    def _places(self) -> Optional[list[str]]:
+        """Every file added, in order: its name, origin and cache entry key; None when some file has no
+        entry (no cache, an overlay, schema errors)."""
+        if self.cache is None or not all(f.path in self._entries for f in self.files):
+            return None
+        return [p for f in self.files for p in (f.path, f.origin, self._entries[f.path].key)]
+
+    def cached_build(self, k: str) -> Optional[tuple[D.Content, list[Diagnostic]]]:
+        """The Content and diagnostics kept under ``k`` (:meth:`tree_key`), or None."""
+        from .snapshot import loads
+
+        blob = self.cache.get(CONTENT_ENTRY, k) if self.cache is not None and k else None
+        got = loads(blob) if isinstance(blob, bytes) else None
+        if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], D.Content)
+                and isinstance(got[1], list) and all(isinstance(d, Diagnostic) for d in got[1])):
+            return None
+        return got[0], got[1]
+
+    def keep_build(self, k: str, content: D.Content, diags: list[Diagnostic]) -> None:
+        """Keep what was built under ``k`` (nothing when it cannot be kept)."""
+        from .snapshot import dumps
+
+        if self.cache is None or not k:
+            return
+        blob = dumps((content, diags))
+        if blob is not None:
+            self.cache.put(CONTENT_ENTRY, k, blob, keep=BUILT_KEPT)
+
+    def _kept_warnings(self) -> tuple[str, Optional[list[Diagnostic]]]:
+        """The key of the warnings of the files added ("" without one), and the warnings the cache keeps there."""
+        from .lint import lint_stamp
+
+        places = self._places()
+        if places is None or self.cache is None:
+            return "", None
+        k = cache_key(_stamp(), lint_stamp(), *places)
+        found = self.cache.get(LINT_ENTRY, k)
+        if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found):
+            return k, found
+        return k, None
+
     def warnings(self, content: D.Content) -> list[Diagnostic]:
         """The warnings of :mod:`sgs_dsl.lint` for the content loaded; kept in the cache, by the bytes
         of every file (and its place), since they depend on the whole tree."""
-        from .lint import lint_content, lint_stamp
+        from .lint import lint_content
 
-        k = ""
-        if self.cache is not None and all(f.doc.path in self._entries for f in self.files):
-            k = cache_key(_stamp(), lint_stamp(), *(p for f in self.files
-                                                   for p in (f.doc.path, f.origin, self._entries[f.doc.path].key)))
-            found = self.cache.get(LINT_ENTRY, k)
-            if isinstance(found, list) and all(isinstance(d, Diagnostic) for d in found):
-                return found
+        k, found = self._kept_warnings()
+        if found is not None:
+            return found
         out = lint_content(content, self.files, self._asts)
         if k and self.cache is not None:
             self.cache.put(LINT_ENTRY, k, out)
@@ -504,7 +603,7 @@ class Loader:
 
     # ------------------------------------------------------------ snippets
 
-    def _origin(self, doc: Document, path: PathKey, block: bool) -> Optional[tuple[str, Origin]]:
+    def _origin(self, doc: Document, path: PathKey, block: bool) -> Optional[tuple[str, P.Origin]]:
         value = _get(doc.data, path)
         if value is None:
             return None
@@ -515,14 +614,14 @@ class Loader:
         sc = doc.scalars.get(path)
         if sc is None:
             line, col = doc.position(path)
-            return text, Origin(doc.path, line, col)
+            return text, P.Origin(doc.path, line, col)
         if sc.style == "folded":
             line, col = doc.position(path)  # the '>' indicator
             self.diags.append(Diagnostic(doc.path, line, col, "E104",
                                          "an effect must be a literal block (|), not a folded one (>), so that "
                                          "its lines stay lines"))
             return None
-        return text, Origin(doc.path, sc.line, sc.col, block=(sc.style == "literal"), segments=sc.segments)
+        return text, P.Origin(doc.path, sc.line, sc.col, block=(sc.style == "literal"), segments=sc.segments)
 
     def parse(self, doc: Document, path: PathKey, block: bool) -> Any:
         key = (doc.path, path)
@@ -538,8 +637,8 @@ class Loader:
         tree = _unpickle(entry.trees.get(skey)) if entry is not None else None
         if tree is None:
             try:
-                tree = parse_block(text, origin) if block else parse_expression(text, origin)
-            except SyntaxProblem as exc:  # not cached: parsed (and reported) again each time
+                tree = P.parse_block(text, origin) if block else P.parse_expression(text, origin)
+            except P.SyntaxProblem as exc:  # not cached: parsed (and reported) again each time
                 self.diags.append(exc.diagnostic)
                 tree = None
             else:
@@ -549,21 +648,21 @@ class Loader:
         self._asts[key] = tree
         return tree
 
-    def expr(self, doc: Document, path: PathKey, scope: Scope, timing_unknown: bool = False) -> Optional[D.ExprFn]:
+    def expr(self, doc: Document, path: PathKey, scope: C.Scope, timing_unknown: bool = False) -> Optional[D.ExprFn]:
         tree = self.parse(doc, path, block=False)
         if tree is None:
             return None
-        comp = Compiler(self.env, doc.path)
+        comp = C.Compiler(self.env, doc.path)
         comp.timing_unknown = timing_unknown
         fn = comp.condition(tree, scope)
         self.diags.extend(comp.diagnostics)
         return fn
 
-    def block(self, doc: Document, path: PathKey, scope: Scope, timing_unknown: bool = False) -> Optional[D.BlockFn]:
+    def block(self, doc: Document, path: PathKey, scope: C.Scope, timing_unknown: bool = False) -> Optional[D.BlockFn]:
         tree = self.parse(doc, path, block=True)
         if tree is None:
             return None
-        comp = Compiler(self.env, doc.path)
+        comp = C.Compiler(self.env, doc.path)
         comp.timing_unknown = timing_unknown
         fn = comp.block(tree, scope)
         self.diags.extend(comp.diagnostics)
@@ -650,7 +749,7 @@ class Loader:
             for path in _snippet_paths(f.kind, f.doc.data):
                 tree = self.parse(f.doc, path, block=True) if path[-1] in _BLOCK_KEYS else None
                 if tree and "signal" in str(_get(f.doc.data, path)):  # only the word makes a Signal node
-                    for node in walk(tree):
+                    for node in P.walk(tree):
                         if isinstance(node, A.Signal):
                             env.signals.add(node.name)
                             self.content.signals[node.name] = "user"
@@ -734,12 +833,12 @@ class Loader:
         raw = _get(doc.data, path)
         name = str(path[-1])
         params = tuple(raw.get("params", []))
-        scope = Scope({p: "any" for p in params})
+        scope = C.Scope({p: "any" for p in params})
         base = self.expr(doc, path + ("base",), scope)
         if base is not None:
             target[name] = D.Quantity(name, params, base, raw.get("min"))
             tree = self.parse(doc, path + ("base",), block=False)
-            calls = {n.func.id for n in walk(tree) if isinstance(n, A.Call) and isinstance(n.func, A.Name)
+            calls = {n.func.id for n in P.walk(tree) if isinstance(n, A.Call) and isinstance(n.func, A.Name)
                      and n.func.id in self.env.quantities} if tree is not None else set()
             self._quantity_calls.setdefault(name, []).append((doc, path, calls))
 
@@ -770,9 +869,9 @@ class Loader:
             return D.AiHints()
         return D.AiHints(raw.get("intent"), raw.get("targets"), float(raw.get("value", 5)),
                          float(raw.get("priority", 0)),
-                         self.expr(doc, path + ("when",), Scope({"me": "player", "card": "card"})),
-                         self.expr(doc, path + ("accept",), Scope({"me": "player", "event": "any"})),
-                         self.expr(doc, path + ("aim",), Scope({"me": "player", "target": "player"})),
+                         self.expr(doc, path + ("when",), C.Scope({"me": "player", "card": "card"})),
+                         self.expr(doc, path + ("accept",), C.Scope({"me": "player", "event": "any"})),
+                         self.expr(doc, path + ("aim",), C.Scope({"me": "player", "target": "player"})),
                          bool(raw.get("mutual", False)))
 
     def compile_card(self, doc: Document, path: PathKey, raw: dict[str, Any], pack: str) -> Optional[D.CardKind]:
@@ -797,10 +896,10 @@ class Loader:
         elif use_raw is not None:
             kind.use = self.compile_use(doc, path + ("use",), use_raw, raw)
         if raw.get("delayed") is not None:
-            scope = Scope({"me": "player", "target": "player", "card": "card"})
+            scope = C.Scope({"me": "player", "target": "player", "card": "card"})
             effect = self.block(doc, path + ("delayed", "effect"), scope.child())
             countered = self.block(doc, path + ("delayed", "countered"), scope.child())
-            first = self.expr(doc, path + ("delayed", "counter_first"), Scope({"me": "player", "card": "card"}))
+            first = self.expr(doc, path + ("delayed", "counter_first"), C.Scope({"me": "player", "card": "card"}))
             if effect is not None:
                 kind.delayed = D.DelayedSpec(effect, countered, first)
         if raw.get("equip") is not None:
@@ -876,8 +975,8 @@ class Loader:
     def compile_use(self, doc: Document, path: PathKey, raw: dict[str, Any], card: dict[str, Any]) -> D.UseSpec:
         base = {"me": "player", "card": "card"}
         spec = D.UseSpec(in_play=bool(raw.get("in_play", False)))
-        spec.condition = self.expr(doc, path + ("if",), Scope(dict(base)))
-        spec.limit = self.expr(doc, path + ("limit",), Scope(dict(base)))
+        spec.condition = self.expr(doc, path + ("if",), C.Scope(dict(base)))
+        spec.limit = self.expr(doc, path + ("limit",), C.Scope(dict(base)))
         spec.limit_group = raw.get("limit_group", "")
         if "targets" in raw:
             spec.targets = self.compile_targets(doc, path + ("targets",), raw["targets"], base)
@@ -886,25 +985,25 @@ class Loader:
         else:
             spec.targets = D.TargetSpec(mode="none", min=0)
         if "rescue" in raw:
-            spec.rescue = self.expr(doc, path + ("rescue",), Scope({"me": "player", "target": "player"}))
+            spec.rescue = self.expr(doc, path + ("rescue",), C.Scope({"me": "player", "target": "player"}))
         spec.counters = tuple(raw.get("counters", []))
         spec.nullifiable = bool(raw.get("nullifiable", True))
-        spec.affects = self.expr(doc, path + ("affects",), Scope(dict(base, target="player")))
+        spec.affects = self.expr(doc, path + ("affects",), C.Scope(dict(base, target="player")))
         use_vars = dict(base, use="any", targets="players")
-        spec.prepare = self.block(doc, path + ("prepare",), Scope(dict(use_vars)))
+        spec.prepare = self.block(doc, path + ("prepare",), C.Scope(dict(use_vars)))
         prepared = self._bound_by(doc, path + ("prepare",))
         effect_vars = dict(use_vars, target="player", **{n: "any" for n in prepared})
         for sec in spec.targets.then:  # a further player exists per target: in the effect only
             effect_vars[sec.name] = "player"
-        spec.effect = self.block(doc, path + ("effect",), Scope(effect_vars))
-        spec.finish = self.block(doc, path + ("finish",), Scope(dict(use_vars, **{n: "any" for n in prepared})))
+        spec.effect = self.block(doc, path + ("effect",), C.Scope(effect_vars))
+        spec.finish = self.block(doc, path + ("finish",), C.Scope(dict(use_vars, **{n: "any" for n in prepared})))
         return spec
 
     def _bound_by(self, doc: Document, path: PathKey) -> list[str]:
         tree = self._asts.get((doc.path, path))
         names: list[str] = []
         if tree:
-            for node in walk(tree):
+            for node in P.walk(tree):
                 name = getattr(node, "as_name", None) or (node.name if isinstance(node, A.Let) else None)
                 if name and name not in names:
                     names.append(name)
@@ -913,14 +1012,14 @@ class Loader:
     def compile_targets(self, doc: Document, path: PathKey, raw: dict[str, Any], base: dict[str, str]) -> D.TargetSpec:
         mode = raw.get("mode", "choose")
         spec = D.TargetSpec(mode=mode, min=int(raw.get("min", 1 if mode == "choose" else 0)))
-        spec.max = self.expr(doc, path + ("max",), Scope(dict(base)))
-        spec.filter = self.expr(doc, path + ("filter",), Scope(dict(base, target="player")))
+        spec.max = self.expr(doc, path + ("max",), C.Scope(dict(base)))
+        spec.filter = self.expr(doc, path + ("filter",), C.Scope(dict(base, target="player")))
         spec.respect_prohibitions = bool(raw.get("prohibitions", True))
         spec.dead = bool(raw.get("dead", False))
-        spec.valid = self.expr(doc, path + ("valid",), Scope(dict(base, targets="players")))
+        spec.valid = self.expr(doc, path + ("valid",), C.Scope(dict(base, targets="players")))
         for i, sec in enumerate(raw.get("then", []) or []):
             flt = self.expr(doc, path + ("then", i, "filter"),
-                            Scope(dict(base, target="player", **{sec["name"]: "player"})))
+                            C.Scope(dict(base, target="player", **{sec["name"]: "player"})))
             spec.then.append(D.SecondaryTarget(sec["name"], flt))
         return spec
 
@@ -979,14 +1078,14 @@ class Loader:
                 if "skill" not in self.env.symbols.get(sid, set()):
                     self.err(doc, gpath + ("skill",), "E300",
                              f"unknown skill '{graw['skill']}'{did_you_mean(graw['skill'], self.env.names_in('skill'))}")
-                cond = self.expr(doc, gpath + ("to",), Scope({"me": "player", "it": "player"}))
+                cond = self.expr(doc, gpath + ("to",), C.Scope({"me": "player", "it": "player"}))
                 sk.grants.append(D.Grant(sid, cond))
         if raw.get("copies") is not None:
-            src = self.expr(doc, path + ("copies", "from"), Scope({"me": "player"}))
+            src = self.expr(doc, path + ("copies", "from"), C.Scope({"me": "player"}))
             if src is not None:
                 sk.copies = D.Copy(src, bool(raw["copies"].get("lord_only", True)))
         if raw.get("invalidates") is not None:
-            sk.invalidates = D.Invalidation(self.expr(doc, path + ("invalidates", "if"), Scope({"me": "player"})))
+            sk.invalidates = D.Invalidation(self.expr(doc, path + ("invalidates", "if"), C.Scope({"me": "player"})))
         flts = raw.get("filter")
         if flts is not None:
             items = [(path + ("filter",), flts)] if isinstance(flts, dict) else [
@@ -1000,7 +1099,7 @@ class Loader:
         if "suit" not in raw and "name" not in raw:
             self.err(doc, path, "E112", "a filter says what the cards are seen as: 'suit', 'name' or both")
         name = self._card_ref(doc, path + ("name",), raw["name"]) if raw.get("name") else None
-        cond = self.expr(doc, path + ("if",), Scope({"me": "player", "it": "card"}))
+        cond = self.expr(doc, path + ("if",), C.Scope({"me": "player", "it": "card"}))
         zones = frozenset(raw["zones"]) if raw.get("zones") else None
         return D.Filter(zones, cond, raw.get("suit"), name)
 
@@ -1016,11 +1115,11 @@ class Loader:
                                                   f"{did_you_mean(timing, list(TIMINGS) + sorted(self.env.signals))}")
             # the rest of the trigger is still checked, against an event of no known type: names,
             # statements and attributes that no event has; what depends on the timing is not
-            unknown = Scope({"me": "player", "event": "any"})
+            unknown = C.Scope({"me": "player", "event": "any"})
             self.expr(doc, path + ("if",), unknown.child(), timing_unknown=True)
             self.block(doc, path + ("do",), unknown.child(), timing_unknown=True)
             return None
-        scope = Scope({"me": "player", "event": event_type_name(cls)}, event=cls, timing=timing)
+        scope = C.Scope({"me": "player", "event": C.event_type_name(cls)}, event=cls, timing=timing)
         cond = self.expr(doc, path + ("if",), scope.child())
         body = self.block(doc, path + ("do",), scope.child())
         if body is None:
@@ -1048,7 +1147,7 @@ class Loader:
         else:
             lo = int(raw.get("min", 1))
             hi = raw.get("max", lo) if "max" in raw else lo
-        scope = Scope({"me": "player", "it": "card", "chosen": "cards"})
+        scope = C.Scope({"me": "player", "it": "card", "chosen": "cards"})
         flt = self.expr(doc, path + ("filter",), scope)
         return D.CardChoice(lo, None if hi is None else int(hi), tuple(raw.get("from", ["hand"])), flt)
 
@@ -1060,7 +1159,7 @@ class Loader:
         if not cid:
             cid = next((n for n in names if n not in VIEW_AS_GROUPS), "")
         choice = self.compile_choice(doc, path + ("cards",), raw["cards"])
-        cond = self.expr(doc, path + ("if",), Scope({"me": "player", "against": "card"}))
+        cond = self.expr(doc, path + ("if",), C.Scope({"me": "player", "against": "card"}))
         limit = None
         if raw.get("limit"):
             n_, _, scope_name = raw["limit"].split()
@@ -1075,8 +1174,8 @@ class Loader:
         base = {"me": "player", "card": "card"}
         if raw.get("targets") is not None:
             targets = self.compile_targets(doc, path + ("targets",), raw["targets"], base)
-        cond = self.expr(doc, path + ("if",), Scope({"me": "player"}))
-        scope = Scope({"me": "player", "cards": "cards", "targets": "players", "target": "player"})
+        cond = self.expr(doc, path + ("if",), C.Scope({"me": "player"}))
+        scope = C.Scope({"me": "player", "cards": "cards", "targets": "players", "target": "player"})
         body = self.block(doc, path + ("do",), scope)
         if body is None:
             return None
@@ -1092,13 +1191,13 @@ class Loader:
             if ("add" in raw) == ("set" in raw):
                 self.err(doc, path, "E113", "a 'modify' needs exactly one of 'add' or 'set'")
                 return
-            scope = Scope({"me": "player", **{p: "any" for p in self.env.quantities[q]}})
+            scope = C.Scope({"me": "player", **{p: "any" for p in self.env.quantities[q]}})
             cond = self.expr(doc, path + ("if",), scope.child())
             add = self.expr(doc, path + ("add",), scope.child())
             st = self.expr(doc, path + ("set",), scope.child())
             sk.modifiers.append(D.Modifier(q, cond, add, st))
         elif "forbid" in raw:
-            scope = Scope({"me": "player", "user": "player", "card": "card"})
+            scope = C.Scope({"me": "player", "user": "player", "card": "card"})
             sk.prohibitions.append(D.Prohibition(raw["forbid"], self.expr(doc, path + ("if",), scope)))
         elif "immune" in raw:
             if "if" in raw or "add" in raw or "set" in raw:
@@ -1197,13 +1296,13 @@ class Loader:
         if "phases" in d:
             phases = []
             for i, ph in enumerate(d["phases"]):
-                scope = Scope({"me": "player", "event": "event:phase"}, event=TIMINGS["phase_start"].event,
+                scope = C.Scope({"me": "player", "event": "event:phase"}, event=TIMINGS["phase_start"].event,
                               timing="phase_start", phase_id=ph["id"])
                 body = self.block(doc, ("phases", i, "do"), scope)
                 phases.append(D.PhaseDef(ph["id"], _text(ph.get("name")), body))
             f["phases"] = phases
         if "dying" in d:
-            scope = Scope({"me": "player", "event": "event:dying"}, event=TIMINGS["dying"].event, timing="dying")
+            scope = C.Scope({"me": "player", "event": "event:dying"}, event=TIMINGS["dying"].event, timing="dying")
             f["dying"] = self.block(doc, ("dying",), scope)
         for i, raw in enumerate(d.get("triggers", []) or []):
             for key in ("who", "optional", "per", "limit"):
@@ -1217,8 +1316,8 @@ class Loader:
         if "victory" in d:
             rules = []
             for i, v in enumerate(d["victory"]):
-                cond = self.expr(doc, ("victory", i, "if"), Scope({"me": "player"}))
-                winners = self.expr(doc, ("victory", i, "winners"), Scope({"me": "player"}))
+                cond = self.expr(doc, ("victory", i, "if"), C.Scope({"me": "player"}))
+                winners = self.expr(doc, ("victory", i, "winners"), C.Scope({"me": "player"}))
                 if cond is not None and winners is not None:
                     rules.append(D.VictoryRule(cond, winners, v.get("label", "")))
             f["victory"] = rules
@@ -1226,7 +1325,7 @@ class Loader:
             roles = {}
             for rid, r in d["roles"].items():
                 r = r or {}
-                bonus = self.expr(doc, ("roles", rid, "bonus_hp"), Scope({})) if "bonus_hp" in r else None
+                bonus = self.expr(doc, ("roles", rid, "bonus_hp"), C.Scope({})) if "bonus_hp" in r else None
                 roles[rid] = D.RoleDef(rid, _text(r.get("name")), bool(r.get("revealed", False)),
                                        bool(r.get("first", False)), bool(r.get("lord_skills", False)), bonus,
                                        r.get("side", "lord" if r.get("lord_skills") else "alone"))
@@ -1430,7 +1529,7 @@ def build(content_dir: Optional[Path] = None, extra: Iterable[Path] = (), displa
     the files at those absolute paths (unsaved editor buffers, which need not exist on disk).
     """
     # building makes tens of thousands of objects that all live on: the cyclic collector, run
-    # again and again meanwhile, would only walk them (a third of the time), so it waits until the end
+    # again and again meanwhile, would only P.walk them (a third of the time), so it waits until the end
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -1461,8 +1560,24 @@ def _build(loader: Loader, content_dir: Optional[Path], extra: Iterable[Path], d
                                                                              "heroes/, rules/ or content files)"))
             continue
         loader.add_pack(Path(p))
-    content = loader.run() if not any(d.code in ("E100",) and d.line == 1 and "does not exist" in d.message
-                                      for d in loader.diags) else D.Content()
+    if any(d.code in ("E100",) and d.line == 1 and "does not exist" in d.message for d in loader.diags):
+        content = D.Content()
+    else:
+        k = loader.tree_key()
+        got = loader.cached_build(k) if k else None
+        if got is not None and lint and not any(d.severity == "error" for d in got[1]) \
+                and loader._kept_warnings()[1] is None:
+            got = None  # the warnings are not kept: they need the syntax trees, so the content is built
+        if got is not None:
+            content = loader.content = got[0]
+            loader.diags.extend(got[1])
+        else:
+            if not loader.read_documents():  # a cached document that cannot be read: every file read again
+                again = Loader(loader.cache, lazy=False)
+                again.overlay = loader.overlay
+                return _build(again, content_dir, extra, display_root, include_builtin, lint, packs)
+            content = loader.run()
+            loader.keep_build(k, content, list(loader.diags))
     loader.save_cache()
     if lint and not any(d.severity == "error" for d in loader.diags):
         return content, loader.diags + loader.warnings(content)

@@ -12,10 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from . import ast as A
 from .errors import Diagnostic
+from .lazy import lazy_module
+
+if TYPE_CHECKING:
+    from . import ast as A
+else:  # the syntax tree's classes: needed once something is parsed or walked (not to read the limits below)
+    A = lazy_module("sgs_dsl.ast")
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 

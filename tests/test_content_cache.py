@@ -340,9 +340,10 @@ def test_the_command_imports_nothing_heavy(cache_dir: Path) -> None:
 
 def test_a_warm_start_needs_neither_lark_nor_jsonschema_nor_yaml(cache_dir: Path) -> None:
     code = "from sgs_dsl.loader import check_content; assert check_content() == []; " + LOADED
-    assert run(code, cache_dir) == "['jsonschema', 'lark', 'yaml']"  # cold: everything is parsed and checked
+    # cold: everything is read and parsed; the files all pass their schemas, which needs no jsonschema
+    assert run(code, cache_dir) == "['lark', 'yaml']"
     assert run(code, cache_dir) == "[]"  # warm
-    assert run(code, cache_dir, SGS_NO_CACHE="1") == "['jsonschema', 'lark', 'yaml']"
+    assert run(code, cache_dir, SGS_NO_CACHE="1") == "['lark', 'yaml']"
 
 
 def test_warnings_are_kept_and_found_again_only_for_the_same_files(tmp_path: Path, warm: Path) -> None:
@@ -364,3 +365,188 @@ def test_warnings_are_kept_and_found_again_only_for_the_same_files(tmp_path: Pat
     again = build(root, lint=True)[1]
     assert again == build(root, lint=True, cache=False)[1]
     assert not any(d.code == "W401" and "standard.yaml" in d.path for d in again)
+
+
+# ---------------------------------------------------------------- the whole tree built (sgs_dsl/snapshot.py)
+
+
+def built(folder: Path) -> list[Path]:
+    from sgs_dsl.loader import CONTENT_ENTRY
+
+    kind = folder / CONTENT_ENTRY
+    return sorted(kind.glob("*.pickle")) if kind.is_dir() else []
+
+
+def counting() -> tuple[C.Cache, Any]:
+    """The user's cache, counting reads, and the loader's built-content kind."""
+    from sgs_dsl.loader import CONTENT_ENTRY
+
+    return C.Cache(C.cache_dir()), CONTENT_ENTRY
+
+
+def test_a_warm_build_reads_the_content_back_whole(reference: Reference, warm: Path) -> None:
+    assert len(built(warm)) == 1  # the fixture's cache holds the built-in content, built
+    cache, _ = counting()
+    content, diags = build(cache=cache)
+    assert diags == [] and summary(content) == reference.picture
+    assert cache.writes == 0  # nothing was built, so nothing new was kept
+    assert content.env == reference.content.env
+
+
+def test_games_play_the_same_with_content_read_back_whole(reference: Reference, warm: Path) -> None:
+    from sgs_runtime.runs.simulate import play_one
+
+    kept, _ = build()
+    for players, seed in ((2, 1), (5, 7), (8, 3)):
+        a = play_one(reference.content, "identity", players, seed=seed, agents="heuristic")
+        b = play_one(kept, "identity", players, seed=seed, agents="heuristic")
+        assert a.error is None and dataclasses.asdict(a) == dataclasses.asdict(b)
+
+
+def test_snippets_read_back_compile_with_the_content_s_positions(warm: Path) -> None:
+    from sgs_dsl import codegen
+
+    kept, _ = build()
+    trigger = next(t for s in kept.skills.values() for t in s.triggers)
+    fn: Any = trigger.body
+    assert codegen.unit_of(fn) is not None
+    codegen.compile_pending()
+    assert fn.__code__.co_filename == trigger.source.file and fn.__code__.co_firstlineno > 1
+
+
+def test_a_deleted_cache_is_built_again(reference: Reference, warm: Path) -> None:
+    shutil.rmtree(warm)
+    first, diags = build()
+    assert diags == [] and summary(first) == reference.picture and len(built(warm)) == 1
+    second, _ = build()
+    assert summary(second) == reference.picture
+
+
+def test_a_changed_file_builds_the_tree_again(tmp_path: Path, warm: Path) -> None:
+    root = copy_builtin_tree(tmp_path / "content")
+    first, _ = build(root)
+    assert len(built(warm)) == 2  # the same bytes in another place: built again, kept apart
+    f = root / "heroes" / "standard.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("hp: 4", "hp: 7", 1), encoding="utf-8")
+    edited, diags = build(root)
+    assert diags == [] and len(built(warm)) == 3
+    assert summary(edited) == summary(build(root, cache=False)[0]) != summary(first)
+    assert summary(build(root)[0]) == summary(edited)  # and read back
+
+
+def test_a_compiler_s_diagnostics_are_kept_with_the_content(warm: Path) -> None:
+    path = INVALID / "misspelt_card_in_effect.yaml"
+    plain = build(None, [path], cache=False)[1]
+    assert [d.code for d in plain] == ["E300"]
+    before = len(built(warm))
+    assert build(None, [path])[1] == plain
+    assert len(built(warm)) == before + 1
+    assert build(None, [path])[1] == plain  # read back with the content
+
+
+def test_another_engine_code_builds_again(reference: Reference, warm: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sgs_dsl import snapshot
+
+    monkeypatch.setattr(snapshot, "code_stamp", lambda: "another engine")
+    cache, _ = counting()
+    content, _ = build(cache=cache)
+    assert summary(content) == reference.picture
+    assert len(built(warm)) == 2 and cache.writes == 1  # the old entry is not used; a new one is kept
+
+
+def test_the_code_stamp_changes_with_the_compiler(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sgs_dsl import snapshot
+
+    fake = tmp_path / "tree"
+    for package in ("sgs_dsl", "sgs_runtime"):
+        shutil.copytree(ROOT / package, fake / package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(snapshot, "__file__", str(fake / "sgs_dsl" / "snapshot.py"))
+    snapshot.code_stamp.cache_clear()
+    try:
+        copy = snapshot.code_stamp()
+        assert snapshot.code_stamp() == copy
+        for changed in ("sgs_dsl/compiler.py", "sgs_runtime/resolution/vocabulary.py", "sgs_dsl/grammar.lark"):
+            f = fake / changed
+            f.write_bytes(f.read_bytes() + b"\n# changed\n")
+            snapshot.code_stamp.cache_clear()
+            assert snapshot.code_stamp() != copy
+            copy = snapshot.code_stamp()
+    finally:
+        snapshot.code_stamp.cache_clear()
+
+
+@pytest.mark.parametrize("how", sorted(CORRUPTIONS))
+def test_a_spoilt_built_content_is_ignored_and_kept_again(how: str, reference: Reference, warm: Path) -> None:
+    [entry] = built(warm)
+    entry.write_bytes(CORRUPTIONS[how](entry.read_bytes()))
+    content, diags = build()
+    assert diags == [] and summary(content) == reference.picture
+    assert C.Cache(warm).get(counting()[1], entry.stem) is not None  # written again
+
+
+@pytest.mark.parametrize("wrong", [None, b"not a pickle", (1, 2), "text"])
+def test_a_built_entry_of_the_wrong_shape_is_ignored(wrong: Any, reference: Reference, warm: Path) -> None:
+    [entry] = built(warm)
+    cache, kind = counting()
+    assert cache.put(kind, entry.stem, wrong if wrong is not None else {"content": 1})
+    content, diags = build()
+    assert diags == [] and summary(content) == reference.picture
+
+
+def test_a_cached_document_that_cannot_be_read_reads_every_file_again(reference: Reference, warm: Path) -> None:
+    for entry in built(warm):
+        entry.unlink()  # the tree must be built, from the files' entries
+    cache = C.Cache(warm)
+    for p in entries(warm):
+        value = cache.get(FILE_ENTRY, p.stem)
+        value["doc"] = b"not a document"
+        cache.put(FILE_ENTRY, p.stem, value)
+    content, diags = build()
+    assert diags == [] and summary(content) == reference.picture
+
+
+def test_warnings_are_right_when_only_the_content_is_kept(tmp_path: Path, warm: Path) -> None:
+    from sgs_dsl.loader import LINT_ENTRY
+
+    root = copy_builtin_tree(tmp_path / "content")
+    f = root / "heroes" / "standard.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("skills: [ganglie]", "skills: []", 1), encoding="utf-8")
+    fresh = build(root, lint=True, cache=False)[1]
+    assert any(d.code == "W401" for d in fresh)
+    assert build(root, lint=True)[1] == fresh
+    shutil.rmtree(warm / LINT_ENTRY)  # the built content is kept, its warnings are not
+    assert build(root, lint=True)[1] == fresh
+    assert build(root, lint=True)[1] == fresh
+
+
+def test_an_overlaid_file_is_never_read_back_whole(tmp_path: Path, warm: Path) -> None:
+    root = copy_builtin_tree(tmp_path / "content")
+    f = root / "heroes" / "standard.yaml"
+    text = f.read_text(encoding="utf-8")
+    overlay = {os.path.abspath(f): text.replace("hp: 4", "hp: 7", 1)}
+    before = built(warm)
+    content, diags = build(root, overlay=overlay)
+    assert diags == [] and built(warm) == before
+    assert summary(content) == summary(build(root, overlay=overlay, cache=False)[0])
+
+
+def test_a_warm_start_imports_neither_the_parser_nor_the_syntax_tree(cache_dir: Path) -> None:
+    code = ("from sgs_dsl.loader import check_content; assert check_content() == []; import sys; "
+            "print(sorted(m for m in ('lark', 'sgs_dsl.lark_parser', 'sgs_dsl.ast') "
+            "if m in sys.modules and type(sys.modules[m]).__name__ == 'module'))")
+    assert run(code, cache_dir) != "[]"  # cold: everything is parsed
+    assert run(code, cache_dir) == "[]"  # warm: the content is read back whole
+
+
+def test_only_the_latest_built_trees_are_kept(tmp_path: Path, warm: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sgs_dsl import loader
+
+    monkeypatch.setattr(loader, "BUILT_KEPT", 2)
+    root = copy_builtin_tree(tmp_path / "content")
+    f = root / "heroes" / "standard.yaml"
+    text = f.read_text(encoding="utf-8")
+    for hp in (5, 6, 7):  # each edit builds (and keeps) another tree
+        f.write_text(text.replace("hp: 4", f"hp: {hp}", 1), encoding="utf-8")
+        assert build(root)[1] == []
+    assert len(built(warm)) == 2
+    assert len(entries(warm)) > 2  # the files' own entries are many more

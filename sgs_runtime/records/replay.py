@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import warnings
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -45,6 +44,7 @@ from sgs_runtime.resolution.requests import (
     Response,
 )
 from sgs_runtime.state.model import Card, Player
+from sgs_runtime.version import engine_version
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
@@ -100,17 +100,6 @@ class ContentMismatch(GameError):
 
 class TranscriptWarning(UserWarning):
     """Something a replay should tell its user (an old transcript, another engine version, ``force``)."""
-
-
-@lru_cache(maxsize=1)
-def engine_version() -> str:
-    """The engine's version, from its package metadata (pyproject.toml's ``version``)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("sgs-engine")
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree that was never installed
-        return "unknown"
 
 
 def content_fingerprint(content: "Content") -> Optional[str]:
