@@ -26,7 +26,6 @@ import os
 import random
 import sys
 import time
-from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Optional
@@ -56,6 +55,22 @@ def seat_won(summary: Any, seat: int) -> Optional[bool]:
     if summary.error is not None or summary.limit is not None or not summary.heroes:
         return None
     return summary.heroes[seat][0] in summary.winners
+
+
+def search_options(options: dict[str, Any]) -> None:
+    """Make ``search`` (and ``search:N``) agents with these keyword arguments of
+    :class:`~sgs_runtime.agents.search.SearchAgent` in this process (``--search``)."""
+    from sgs_runtime.agents.search import SearchAgent
+    from sgs_runtime.runs import simulate
+
+    def make(seed: int, budget: Optional[int] = None) -> Any:
+        kw = dict(options)
+        if budget is not None:
+            kw["rollouts"] = budget
+        return SearchAgent(seed, **kw)
+
+    simulate.AGENTS["search"] = make
+    simulate.BUDGETED["search"] = make
 
 
 def play_deal(args: tuple[str, str, str, int, int, int]) -> dict[str, Any]:
@@ -129,6 +144,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--search", type=json.loads, default=None, metavar="JSON",
+                    help="keyword arguments of the search bot, e.g. '{\"max_turns\": 5, \"z\": 2.5}' or "
+                         "'{\"hero_rollouts\": 40, \"rollouts\": 1}'")
     ap.add_argument("--rows", type=Path, default=None,
                     help="also write each deal's result to this JSON-lines file as it comes (a long run can be "
                          "summarised before it ends with --summarise)")
@@ -150,7 +168,8 @@ def main() -> None:
         start = time.perf_counter()
         rows: list[dict[str, Any]] = []
         out = a.rows.open("a") if a.rows is not None else None
-        with ProcessPoolExecutor(max_workers=a.workers) as ex:
+        init = (search_options, (a.search,)) if a.search else (None, ())
+        with ProcessPoolExecutor(max_workers=a.workers, initializer=init[0], initargs=init[1]) as ex:
             for row in ex.map(play_deal, jobs):
                 rows.append(row)
                 if out is not None:

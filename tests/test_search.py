@@ -284,3 +284,35 @@ def test_a_search_seat_that_changes_nothing_leaves_the_game_as_the_heuristic_pla
             assert (base.heroes, base.winners, base.turns) == (mixed.heroes, mixed.winners, mixed.turns)
     finally:
         simulate.BUDGETED["search"] = saved
+
+
+def test_the_search_bot_deals_the_roles_by_its_heuristics_belief(content: Any, identity: Any) -> None:
+    game = Game(content, identity, players=5, seed=2, keep_log=False)
+    advance(game, bots_for(5, 2), 30)
+    agent = SearchAgent(2)
+    view = game.view_for(0)
+    weight = agent._role_weight(view)
+    probs = agent.base.belief_of().probabilities(view)
+    for seat in unknown_roles(game, 0):
+        for role, p in probs[seat].items():
+            assert weight(seat, role) == p
+
+
+def test_the_hero_choice_can_be_searched(content: Any, identity: Any) -> None:
+    from sgs_runtime.resolution.requests import OptionRequest
+
+    game = Game(content, identity, players=5, seed=4, keep_log=False)
+    agent = SearchAgent(4, rollouts=1, hero_rollouts=2)  # too few rollouts to search anything else
+    offered: list[int] = []
+    decide = agent.decide
+
+    def watching(req: Any, view: Any) -> Any:
+        if isinstance(req, OptionRequest) and req.purpose == "hero":
+            offered.append(len(req.options))
+        return decide(req, view)
+
+    agent.decide = watching  # type: ignore[method-assign]
+    game.play([agent] + [HeuristicAgent(4 * 31 + i) for i in range(1, 5)])
+    assert game.result is not None and len(offered) == 1
+    assert agent.searched == 1 and agent.spent == 2 * offered[0]  # two whole-game worlds per hero offered
+    assert no_children()

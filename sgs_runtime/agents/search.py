@@ -5,8 +5,11 @@ counter to a card's effect) :class:`SearchAgent` lists a few candidate answers â
 the heuristic bot's own answer first, the next best things the heuristic would do,
 other targets for its card, ending the phase or declining â€” and scores each by
 rollouts: :func:`sgs_runtime.runs.fork.evaluate` deals the unseen cards and roles anew
-(one world per seed), answers with the candidate and lets fast bots play the copy to
-the end. Every candidate is tried in the same worlds, so the comparison is paired;
+(one world per seed; the roles by the heuristic's belief), answers with the candidate
+and lets fast bots play the copy to the end, or for ``max_turns`` turns, where the
+position is scored by :mod:`sgs_runtime.agents.evaluation`. With ``hero_rollouts``
+the hero choice is searched too, each hero offered tried in that many whole-game
+worlds. Every candidate is tried in the same worlds, so the comparison is paired;
 the bot leaves the heuristic's answer only for a candidate that did clearly better:
 its mean gain over the heuristic's answer, world by world, is above ``margin`` and
 above ``z`` standard errors (few worlds are noisy, and a noisy choice would be worse
@@ -154,13 +157,13 @@ class SearchAgent(Agent):
     # ------------------------------------------------------------------ search
 
     def _role_weight(self, view: SeatView) -> Callable[[int, str], float]:
-        """The heuristic's reading of the table as a belief about the roles: a player who worked against
-        the lord is more likely dealt a role of the side against him, and so on."""
-        sides = {rid: {"rebel": 1.0, "lord": -1.0}.get(r.side, 0.0) for rid, r in view.rules.roles.items()}
-        lean = {p.seat: max(-3.0, min(3.0, self.base.side(p))) for p in view.players}
+        """The heuristic's belief about the roles (:mod:`sgs_runtime.agents.beliefs`), as the weights the
+        roles are dealt with: a seat gets a role in proportion to the chance the belief gives it."""
+        self.base.observe(view)
+        probs = self.base.belief_of().probabilities(view)
 
         def weight(seat: int, role: str) -> float:
-            return math.exp(LEAN * lean[seat] * sides.get(role, 0.0))
+            return probs.get(seat, {}).get(role, 0.0)
 
         return weight
 
@@ -190,10 +193,6 @@ class SearchAgent(Agent):
         if best:
             self.changed += 1
         return cands[best]
-
-
-#: how strongly the heuristic's reading of a player (its lean for or against the lord) sways the roles dealt
-LEAN = 0.8
 
 
 def _clear_gain(diffs: list[float], margin: float, z: float) -> float:
