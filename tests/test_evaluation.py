@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from sgs_runtime.agents import evaluation
+from sgs_runtime.agents.beliefs import role_table
 from sgs_runtime.agents.bots import HeuristicAgent
 from sgs_runtime.records.replay import encode
 from sgs_runtime.resolution.game import Game
@@ -48,7 +49,7 @@ def test_the_sides_chances_add_up_and_every_seat_gets_its_sides(content: Any, id
     for p in game.players:
         v = evaluation.value(game, p.seat)
         assert 0.0 <= v <= 1.0
-    lord_side = [p.seat for p in game.players if evaluation.side_of(identity.roles.get(p.role)) == "lord"]
+    lord_side = [p.seat for p in game.players if role_table(identity).side(p.role) == "lord"]
     assert len({evaluation.value(game, s) for s in lord_side}) == 1  # a side shares its chance
 
 

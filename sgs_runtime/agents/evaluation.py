@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from sgs_runtime.agents.beliefs import side_of
+from sgs_runtime.agents.beliefs import role_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
@@ -52,14 +52,14 @@ def features(game: "Game") -> list[float]:
     per = {s: [0.0, 0.0, 0.0, 0.0] for s in SIDES}
     lord_hp = lord_hand = 0.0
     roles = game.rules.roles
+    sides = role_table(game.rules)
     for p in game.players:
         if not p.alive:
             continue
-        rdef = roles.get(p.role)
-        side = side_of(rdef)
-        row = per.get(side)
+        row = per.get(sides.side(p.role))
         if row is None:
             continue
+        rdef = roles.get(p.role)
         hand = float(len(p.hand.cards))
         row[0] += 1.0
         row[1] += max(0, p.hp)
@@ -116,7 +116,7 @@ def value(game: "Game", seat: int) -> float:
     """The chance, by the model, that ``seat``'s side wins from this position (a traitor's side is his
     alone: his chance when alive, none when dead)."""
     p = game.players[seat]
-    side = side_of(game.rules.roles.get(p.role))
+    side = role_table(game.rules).side(p.role)
     if side not in SIDES:
         return 0.5
     if side == "alone" and not p.alive:

@@ -175,9 +175,10 @@ class SearchAgent(Agent):
         scores: list[list[Optional[float]]] = [[] for _ in cands]
         start = time.perf_counter()
         step = worlds if self.ms is None else 1
+        weight = self._role_weight(view)
         for i in range(0, worlds, step):
             got = evaluate(view, req, cands, seeds[i:i + step], policy=self.policy, method=self.method,
-                           max_turns=horizon, role_weight=self._role_weight(view))
+                           max_turns=horizon, role_weight=weight)
             for row, more in zip(scores, got):
                 row.extend(more)
             if self.ms is not None and (time.perf_counter() - start) * 1000 >= self.ms:

@@ -315,8 +315,7 @@ class PlayRequest(Request):
     secondary_choices: Optional[Callable[[PlayOption, list[Card], Player, int], list[Player]]] = None
     validate: Optional[Callable[[PlayAction], Optional[str]]] = None
     # the keys of the actions found legal: the agent's own checks and the game's are one check
-    # (None: forget them all, as an empty set)
-    passed: Optional[set[tuple[Any, ...]]] = field(default_factory=set, repr=False, compare=False)
+    passed: set[tuple[Any, ...]] = field(default_factory=set, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.kind = "play"
@@ -329,9 +328,7 @@ class PlayRequest(Request):
             raise IllegalDecision(f"answer a play request with a PlayAction or None, not {_type_name(answer)}")
         check_action_fields(answer)
         key = answer.key()
-        if self.passed is None:
-            self.passed = set()
-        elif key in self.passed:
+        if key in self.passed:
             return  # the state has not changed while the request waits: the verdict holds
         assert self.validate is not None
         problem = self.validate(answer)

@@ -44,11 +44,11 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, TypeVar
 
 from sgs_runtime.errors import GameError, LimitExceeded, UsageError, did_you_mean
 from sgs_runtime.records.replay import decode, encode, follow
+from sgs_runtime.resolution.requests import PlayRequest, Request
 from sgs_runtime.state.redeal import RoleWeight, redeal
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
-    from sgs_runtime.resolution.requests import Request
     from sgs_runtime.state.seatview import SeatView
 
 T = TypeVar("T")
@@ -198,8 +198,8 @@ def play_out(game: "Game", seat: int, answer: Any, seed: int, policy: str = "heu
     horizon = max_turns is not None and game.turn_number + max_turns < game.limits.turns
     if max_turns is not None:
         game.limits = dataclasses.replace(game.limits, turns=min(game.limits.turns, game.turn_number + max_turns))
-    if hasattr(req, "passed"):
-        req.passed = None  # legality is judged again in the dealt world
+    if isinstance(req, PlayRequest):
+        req.passed.clear()  # legality is judged again in the dealt world
     bots = [make(rng.getrandbits(62)) for _ in game.players]
     try:
         req = game.answer(decode(game, req, answer))
