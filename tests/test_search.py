@@ -316,3 +316,58 @@ def test_the_hero_choice_can_be_searched(content: Any, identity: Any) -> None:
     assert game.result is not None and len(offered) == 1
     assert agent.searched == 1 and agent.spent == 2 * offered[0]  # two whole-game worlds per hero offered
     assert no_children()
+
+
+def test_the_candidates_race_and_a_loser_drops_out_after_its_first_round(monkeypatch: Any, content: Any,
+                                                                         identity: Any) -> None:
+    """Lost every world of the first round against the heuristic's answer: out of the race, no more worlds; clearly
+    better in every round: it wins, having had every world the budget allowed."""
+    game = Game(content, identity, players=5, seed=2, keep_log=False)
+    req = advance(game, bots_for(5, 2), 30)
+    view = game.view_for(req.player.seat)
+    asked: list[list[str]] = []
+
+    def scores(view: Any, request: Any, answers: list[str], seeds: list[int], **kw: Any) -> list[list[float]]:
+        asked.append(list(answers))
+        value = {"heuristic": 0.5, "worse": 0.0, "better": 0.7, "noisy": 0.5}
+        return [[value[a] + ((0.3 if s % 2 else -0.25) if a == "noisy" else 0.0) for s in seeds] for a in answers]
+
+    monkeypatch.setattr(fork, "evaluate", scores)
+    agent = SearchAgent(2, rollouts=40, batch=4)
+    got = agent._search(view, req, ["heuristic", "worse", "better"], agent.rollouts, None)
+    assert got == "better" and agent.changed == 1
+    assert asked[0] == ["heuristic", "worse", "better"] and all(a == ["heuristic", "better"] for a in asked[1:])
+    assert agent.spent == 12 + 8 * 3 + 4  # the first round for three, then rounds for two while the budget lasts
+    # a gain that is not clear (half the worlds no better) leaves the heuristic's answer
+    agent = SearchAgent(3, rollouts=40, batch=4, z=2.0)
+    assert agent._search(view, req, ["heuristic", "noisy"], agent.rollouts, None) == "heuristic"
+
+
+def test_the_heroes_a_seat_has_not_seen_are_dealt_anew_during_the_hero_choice(content: Any, identity: Any) -> None:
+    """At the third seat's hero choice, a copy keeps the lord's shown hero and the heroes the seat was
+    offered, and shuffles the rest (the pile's order, the face-down picks, what was set aside)."""
+    from sgs_runtime.state.redeal import redeal_heroes
+
+    game = Game(content, identity, players=5, seed=6, keep_log=False)
+    bots = bots_for(5, 6)
+    req = game.start()
+    while len([p for p in game.draft.picks if p is not None]) < 2:  # type: ignore[union-attr]
+        req = game.answer(ask_agent(game, bots[req.player.seat], req))
+    draft = game.draft
+    assert draft is not None and req.purpose == "hero"
+    seat = req.player.seat
+    lord = next(iter(draft.shown))
+    hidden = [s for s, h in enumerate(draft.picks) if h is not None and s != lord]
+    before = (list(draft.pile), list(draft.picks), list(game.unused_heroes))
+    orders = set()
+    for deal in range(20):
+        draft.pile[:], draft.picks[:], game.unused_heroes[:] = (list(x) for x in before)
+        redeal_heroes(game, seat, random.Random(deal))
+        assert draft.picks[lord] == before[1][lord] and draft.picks[seat] is None
+        assert draft.pile[:len(req.options)] == before[0][:len(req.options)] == list(req.options)
+        assert Counter(draft.pile + draft.picks + game.unused_heroes) == Counter(before[0] + before[1] + before[2])
+        orders.add((tuple(draft.pile), tuple(draft.picks[s] for s in hidden)))
+    assert len(orders) > 10
+    while req is not None:  # the choice goes on from the dealt draft: the game is played to its end
+        req = game.answer(ask_agent(game, bots[req.player.seat], req))
+    assert game.result is not None and game.draft is None

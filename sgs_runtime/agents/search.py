@@ -40,8 +40,11 @@ from sgs_runtime.state.seatview import SeatView, as_view
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
 
-#: rollouts per decision, all candidates together
+#: rollouts per decision at most, all candidates together
 DEFAULT_ROLLOUTS = 16
+
+#: new worlds per round of the race between the candidates
+DEFAULT_BATCH = 4
 
 
 class SearchAgent(Agent):
@@ -51,7 +54,8 @@ class SearchAgent(Agent):
 
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, *, candidates: int = 2,
                  policy: str = "heuristic", ms: Optional[float] = None, margin: float = 0.0, z: float = 1.0,
-                 method: str = "auto", max_turns: Optional[int] = None, hero_rollouts: int = 0) -> None:
+                 method: str = "auto", max_turns: Optional[int] = None, hero_rollouts: int = 0,
+                 batch: int = DEFAULT_BATCH, hero_z: float = 0.0) -> None:
         self.base = HeuristicAgent(seed)
         self.rng = random.Random(f"search:{seed}")
         self.rollouts = max(1, rollouts)
@@ -63,6 +67,8 @@ class SearchAgent(Agent):
         self.method = method
         self.max_turns = max_turns
         self.hero_rollouts = hero_rollouts  # worlds per hero offered at the hero choice (0: the heuristic's)
+        self.batch = max(1, batch)  # worlds per round of the race
+        self.hero_z = hero_z  # the standard errors a hero's gain must clear (the heuristic's pick is crude)
         self.searched = 0  # decisions searched, and rollouts spent, in this game
         self.spent = 0
         self.changed = 0  # decisions where search chose otherwise than the heuristic
@@ -76,9 +82,11 @@ class SearchAgent(Agent):
         cands: list[Any]
         horizon = self.max_turns
         budget = self.rollouts
+        z = self.z
         if isinstance(request, OptionRequest) and request.purpose == "hero" and self.hero_rollouts:
             cands = [first] + [i for i in range(len(request.options)) if i != first]
-            horizon, budget = None, self.hero_rollouts * len(cands)  # a hero shows over the whole game
+            # a hero shows over the whole game: whole-game worlds, the race in rounds as elsewhere
+            horizon, budget, z = None, self.hero_rollouts * len(cands), self.hero_z
         elif isinstance(request, PlayRequest) and request.options:
             cands = self._play_candidates(request, first)
         elif isinstance(request, RespondRequest) and request.options and self._key_response(request):
@@ -88,7 +96,7 @@ class SearchAgent(Agent):
         self.base.rng.setstate(state)
         if len(cands) < 2 or budget < len(cands):
             return first
-        return self._search(view, request, cands, budget, horizon)
+        return self._search(view, request, cands, budget, horizon, z)
 
     # ------------------------------------------------------------------ candidates
 
@@ -167,33 +175,69 @@ class SearchAgent(Agent):
 
         return weight
 
-    def _search(self, view: SeatView, req: Request, cands: list[Any], budget: int, horizon: Optional[int]) -> Any:
+    def _search(self, view: SeatView, req: Request, cands: list[Any], budget: int, horizon: Optional[int],
+                z: Optional[float] = None) -> Any:
+        """Race the candidates against the heuristic's answer (``cands[0]``) in rounds of :attr:`batch`
+        new worlds each: after every round, a candidate whose mean gain so far is
+        not above ``margin`` drops out, and the worlds go on only while one is left in the race and the
+        budget lasts. The winner is the survivor with the clearest gain (:func:`_clear_gain`)."""
         from sgs_runtime.runs.fork import evaluate
 
-        worlds = max(1, budget // len(cands))
-        seeds = [self.rng.getrandbits(62) for _ in range(worlds)]
-        scores: list[list[Optional[float]]] = [[] for _ in cands]
-        start = time.perf_counter()
-        step = worlds if self.ms is None else 1
+        step = 1 if self.ms is not None else self.batch
         weight = self._role_weight(view)
-        for i in range(0, worlds, step):
-            got = evaluate(view, req, cands, seeds[i:i + step], policy=self.policy, method=self.method,
+        scores: list[list[Optional[float]]] = [[] for _ in cands]
+        racing = list(range(1, len(cands)))
+        start = time.perf_counter()
+        spent = 0
+        while racing:
+            ids = [0] + racing
+            step_now = min(step, (budget - spent) // len(ids))
+            if step_now < 1:
+                break
+            seeds = [self.rng.getrandbits(62) for _ in range(step_now)]
+            got = evaluate(view, req, [cands[i] for i in ids], seeds, policy=self.policy, method=self.method,
                            max_turns=horizon, role_weight=weight)
-            for row, more in zip(scores, got):
-                row.extend(more)
+            for i, more in zip(ids, got):
+                scores[i].extend(more)
+            spent += step_now * len(ids)
+            racing = [i for i in racing if _may_gain(_diffs(scores[i], scores[0]), self.margin)]
             if self.ms is not None and (time.perf_counter() - start) * 1000 >= self.ms:
                 break
         self.searched += 1
-        self.spent += sum(len(r) for r in scores)
+        self.spent += spent
         best, best_gain = 0, 0.0
-        for i in range(1, len(cands)):
-            gain = _clear_gain([a - b for a, b in zip(scores[i], scores[0]) if a is not None and b is not None],
-                               self.margin, self.z)
+        for i in racing:
+            gain = _clear_gain(_diffs(scores[i], scores[0]), self.margin, self.z if z is None else z)
             if gain > best_gain:
                 best, best_gain = i, gain
         if best:
             self.changed += 1
         return cands[best]
+
+
+def _diffs(scores: list[Optional[float]], base: list[Optional[float]]) -> list[float]:
+    """World by world, a candidate's score less the heuristic answer's (lost rollouts left out)."""
+    return [a - b for a, b in zip(scores, base) if a is not None and b is not None]
+
+
+#: the least spread assumed of a world's difference in the race (that of two win-or-lose results
+#: that part half the time), so that a few tied worlds do not end a candidate's race
+NOISE_FLOOR = 0.5
+
+
+def _may_gain(diffs: list[float], margin: float) -> bool:
+    """Whether a candidate stays in the race: its mean gain is not a standard error (at least
+    :data:`NOISE_FLOOR` over the square root of the worlds) below ``margin``."""
+    n = len(diffs)
+    if n == 0:
+        return True
+    mean = _mean(diffs)
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    return mean + max(spread, NOISE_FLOOR) / math.sqrt(n) > margin
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
 
 
 def _clear_gain(diffs: list[float], margin: float, z: float) -> float:
@@ -202,7 +246,7 @@ def _clear_gain(diffs: list[float], margin: float, z: float) -> float:
     n = len(diffs)
     if n == 0:
         return 0.0
-    mean = sum(diffs) / n
+    mean = _mean(diffs)
     se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 1.0
     return mean if mean > margin and mean > z * se else 0.0
 

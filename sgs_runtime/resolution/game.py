@@ -28,7 +28,7 @@ from sgs_runtime.state.cardview import CardView
 from sgs_runtime.state.definitions import Content, Ruleset, Skill, Trigger
 from sgs_runtime.state.events import Event, UseEvent
 from sgs_runtime.state.frame import GameOver
-from sgs_runtime.state.model import Card, Player, Zone
+from sgs_runtime.state.model import Card, HeroDraft, Player, Zone
 from sgs_runtime.state.seatview import SeatView, ask_agent
 from sgs_runtime.state.skillset import SkillSet
 from sgs_runtime.state.statecache import StateCache
@@ -122,6 +122,7 @@ class Game:
         self.discard_pile = Zone("discard_pile")
         self.processing = Zone("processing")
         self.unused_heroes: list[str] = []
+        self.draft: Optional[HeroDraft] = None  # the hero choice while it goes on
         self.current: Optional[Player] = None
         self.phase: Optional[str] = None
         self.turn_number = 0

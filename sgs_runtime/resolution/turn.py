@@ -24,7 +24,7 @@ from sgs_runtime.resolution.triggers import fire, reset_scope
 from sgs_runtime.state.definitions import Hero, PhaseDef, Text
 from sgs_runtime.state.events import GameEvent, PhaseEvent, TurnEvent
 from sgs_runtime.state.frame import Frame, GameOver, StopEffect
-from sgs_runtime.state.model import Card, Player
+from sgs_runtime.state.model import Card, HeroDraft, Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game, Gen, TableSetup
@@ -131,7 +131,8 @@ def _stand_ins(g: "Game", roles: list[str], pool: list[str]) -> None:
 
 
 def select_heroes(g: "Game", roles: list[str]) -> "Gen":
-    """Hero selection; returns one hero id per seat."""
+    """Hero selection; returns one hero id per seat. While it goes on, ``g.draft`` holds its state
+    (:class:`~sgs_runtime.state.model.HeroDraft`): the pile, the picks, who was offered what."""
     if g.deal is not None:
         return (yield from dealt_heroes(g, roles))
     if g.table is not None and g.table.hero_pile is not None:
@@ -141,11 +142,13 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
         g.rng.shuffle(pool)
     sel = g.rules.selection
     n = len(roles)
-    picks: list[Optional[str]] = [None] * n
+    draft = g.draft = HeroDraft(pool, [None] * n)
+    picks = draft.picks
     first_seats = [i for i, r in enumerate(roles) if r == sel.lord_role]
     _stand_ins(g, roles, pool)
     order = first_seats + [i for i in range(n) if i not in first_seats]
     for seat in order:
+        pool = draft.pile  # a copy of the game may have dealt the hidden heroes anew
         if seat in first_seats:
             eligible_lords = [h for h in pool if g.content.heroes[h].can_be_lord]
             lords = [h for h in eligible_lords
@@ -159,18 +162,22 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
             offer = pool[:k]
         if not offer:
             raise UsageError("there are not enough heroes for this many players")
+        draft.offered[seat] = list(offer)
         idx = yield from g.ask(OptionRequest(g.players[seat], "choose your hero", options=offer,
                                                  purpose="hero"))
+        pool = draft.pile
         hid = offer[idx]
         picks[seat] = hid
         pool.remove(hid)
         if seat in first_seats:  # the lord shows his hero before the others choose theirs (face down)
             g.players[seat] = Player(seat, g.content.heroes[hid], roles[seat])
+            draft.shown.add(seat)
         for h in offer:  # heroes offered and not taken go back (lord's) or aside (others')
             if h != hid and h in pool and seat not in first_seats:
                 pool.remove(h)
                 g.unused_heroes.append(h)
-    g.unused_heroes.extend(pool)
+    g.unused_heroes.extend(draft.pile)
+    g.draft = None
     return [p for p in picks if p is not None]
 
 

@@ -13,6 +13,7 @@ pipeline) change that, and :func:`sgs_runtime.runs.invariants.check` verifies it
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from sgs_runtime.state.cardview import CardView
@@ -224,6 +225,23 @@ class VirtualCard:
 
 
 AnyCard = Card | VirtualCard
+
+
+@dataclass
+class HeroDraft:
+    """The hero choice while it goes on (``Game.draft``; ``None`` before and after it).
+
+    ``pile``: the heroes not yet offered, in the order they will be (the shuffled hero
+    pile); ``picks``: each seat's hero once chosen; ``shown``: the seats whose choice is
+    public (the lord shows his at once, the others theirs when everyone has chosen);
+    ``offered``: the heroes each seat was offered. A search bot's copies deal the hidden
+    part anew (:func:`sgs_runtime.state.redeal.redeal`).
+    """
+
+    pile: list[str]
+    picks: list[Optional[str]]
+    shown: set[int] = field(default_factory=set)
+    offered: dict[int, list[str]] = field(default_factory=dict)
 
 
 class Zone:

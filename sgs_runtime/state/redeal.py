@@ -11,7 +11,10 @@ place, keeping all of that:
   changes, so every count and every zone is kept, and any event that holds the card
   still holds it;
 * the roles the seat does not know (of the other players whose role is not revealed)
-  are shuffled among those players, so the role counts are kept.
+  are shuffled among those players, so the role counts are kept;
+* while the heroes are being chosen (``Game.draft``), the heroes the seat has not seen
+  where they are (the hero pile's order, the others' face-down picks, the heroes set
+  aside from offers it was not shown) are shuffled among those places.
 
 Used on copies of a game (:mod:`sgs_runtime.runs.fork`), never on the game being played.
 
@@ -33,7 +36,7 @@ True
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from sgs_runtime.state.visibility import visible
 
@@ -91,4 +94,23 @@ def redeal(game: "Game", seat: int, rng: random.Random, role_weight: Optional[Ro
     roles = deal_roles(seats, [game.players[s].role for s in seats], rng, role_weight)
     for s, role in zip(seats, roles):
         game.players[s].role = role
+    redeal_heroes(game, seat, rng)
     game.bump()  # which skills and filters apply, and every remembered quantity, are found again
+
+
+def redeal_heroes(game: "Game", seat: int, rng: random.Random) -> None:
+    """During the hero choice: shuffle, in place, the heroes ``seat`` does not know the place of among
+    those places (the pile, the others' hidden picks, the heroes set aside); the heroes it was offered
+    stay where they are. Nothing happens outside the hero choice."""
+    draft = game.draft
+    if draft is None:
+        return
+    known = set(draft.offered.get(seat, ()))
+    slots: list[tuple[list[Any], int]] = [(draft.picks, s) for s, h in enumerate(draft.picks)
+                                          if h is not None and s != seat and s not in draft.shown]
+    slots += [(game.unused_heroes, i) for i, h in enumerate(game.unused_heroes) if h not in known]
+    slots += [(draft.pile, i) for i, h in enumerate(draft.pile) if h not in known]
+    heroes = [where[i] for where, i in slots]
+    rng.shuffle(heroes)
+    for (where, i), hero in zip(slots, heroes):
+        where[i] = hero
