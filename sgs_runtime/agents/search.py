@@ -8,12 +8,19 @@ rollouts: :func:`sgs_runtime.runs.fork.evaluate` deals the unseen cards and role
 (one world per seed; the roles by the heuristic's belief), answers with the candidate
 and lets fast bots play the copy to the end, or for ``max_turns`` turns, where the
 position is scored by :mod:`sgs_runtime.agents.evaluation`. With ``hero_rollouts``
-the hero choice is searched too, each hero offered tried in that many whole-game
-worlds. Every candidate is tried in the same worlds, so the comparison is paired;
-the bot leaves the heuristic's answer only for a candidate that did clearly better:
-its mean gain over the heuristic's answer, world by world, is above ``margin`` and
-above ``z`` standard errors (few worlds are noisy, and a noisy choice would be worse
-than the heuristic's). Elsewhere it answers as the heuristic bot does.
+the hero choice is searched too, each hero offered tried in up to that many
+whole-game worlds (the heroes the seat has not seen dealt anew as well). Every
+candidate is tried in the same worlds, so the comparison is paired. The candidates
+*race*: the worlds come in rounds of ``batch``, and after each round a candidate
+whose mean gain over the heuristic's answer is a standard error below ``margin``
+leaves the race, so the budget goes to the candidates that may be better. The bot
+leaves the heuristic's answer only for a survivor that did clearly better: its mean
+gain, world by world, above ``margin`` and above ``z`` standard errors (``hero_z``
+at the hero choice). The best of a few noisy estimates is most often a lucky one
+(the winner's curse): re-estimated with 60 fresh worlds each, the answers a one-shot
+search of 16 rollouts changed were worth nothing on average, neither in the worlds
+the seat could deal nor in the true one (docs/performance.md). Elsewhere it answers
+as the heuristic bot does.
 
 The budget is ``rollouts`` per decision (all candidates together): reproducible,
 since every world's seed comes from the bot's own seeded generator. ``ms`` adds a

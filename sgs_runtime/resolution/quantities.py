@@ -12,11 +12,11 @@ its owner an illegal target for the cards its condition names (空城, 谦逊).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from sgs_runtime.errors import GameError
 from sgs_runtime.state.frame import Frame
-from sgs_runtime.state.model import AnyCard, Player
+from sgs_runtime.state.model import Player
 from sgs_runtime.state.statecache import remembered
 
 if TYPE_CHECKING:  # pragma: no cover

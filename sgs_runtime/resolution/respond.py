@@ -41,7 +41,7 @@ from sgs_runtime.resolution.use import (
 from sgs_runtime.state.definitions import CardKind, ViewAs
 from sgs_runtime.state.events import RespondEvent, UseEvent
 from sgs_runtime.state.frame import Frame
-from sgs_runtime.state.model import AnyCard, Card, Player, VirtualCard
+from sgs_runtime.state.model import AnyCard, Card, Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game, Gen

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from sgs_runtime.agents import RandomAgent, SplitAgent
+from sgs_runtime.agents import RandomAgent
 from sgs_runtime.agents.bots import HeuristicAgent
 from sgs_runtime.errors import LimitExceeded
 from sgs_runtime.resolution.game import Game, Limits
