@@ -84,6 +84,10 @@ def _fail(message: str, code: int = 1) -> None:
 @click.version_option(package_name="sgs-engine")
 def main() -> None:
     """A declarative rules engine for Sanguosha (三国杀)."""
+    from sgs_dsl.cache import write_behind
+
+    # the command does not wait for the content cache to be written: a forked writer does it
+    click.get_current_context().with_resource(write_behind())
 
 
 # ---------------------------------------------------------------------- validate
