@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Optional
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
@@ -31,16 +31,66 @@ class _Indenter(Indenter):
 
 @lru_cache(maxsize=1)
 def grammar_parser() -> Lark:
-    """The LALR parser, built once per process."""
+    """The LALR parser, built once per process.
+
+    Every node of its trees knows where it starts (``meta.line``, ``meta.column``; ``meta.empty`` when
+    it covers no token), which is all the builder reads: lark's own ``propagate_positions`` works out
+    the ends and offsets too, which took as long as the rest of building the tree. Where lark's
+    callbacks cannot be reached (another version of lark), its own propagation is used instead.
+    """
+    parser = _lark(propagate_positions=False)
+    callbacks = getattr(parser, "_callbacks", None)
+    if isinstance(callbacks, dict):
+        for rule, callback in list(callbacks.items()):
+            if not isinstance(rule, str):  # a rule's (text keys: a terminal's, of the lexer)
+                callbacks[rule] = _Starts(callback)
+        probe = parser.parse("draw 1\n", start="start")
+        if isinstance(probe, Tree) and not probe.meta.empty and (probe.meta.line, probe.meta.column) == (1, 1):
+            return parser
+    return _lark(propagate_positions=True)
+
+
+def _lark(propagate_positions: bool) -> Lark:
     return Lark(
         GRAMMAR.read_text(encoding="utf-8"),
         parser="lalr",
         postlex=_Indenter(),
         start=["start", "expression"],
-        propagate_positions=True,
+        propagate_positions=propagate_positions,
         maybe_placeholders=True,
         cache=True,  # the parse table is kept in the temp folder: later starts skip building it
     )
+
+
+class _Starts:
+    """A rule's callback that gives the tree it makes the start of its first child that has one, as
+    lark's ``propagate_positions`` does (through its *container* positions: a ``?rule`` inlined, as
+    ``( expr )``, starts where its text does), without the ends."""
+
+    __slots__ = ("callback",)
+
+    def __init__(self, callback: Any) -> None:
+        self.callback = callback
+
+    def __call__(self, children: list[Any]) -> Any:
+        res = self.callback(children)
+        if isinstance(res, Tree):
+            for c in children:
+                if isinstance(c, Tree):
+                    m = c.meta
+                    if m.empty:
+                        continue
+                    line, col = getattr(m, "container_line", m.line), getattr(m, "container_column", m.column)
+                elif isinstance(c, Token):
+                    line, col = c.line, c.column
+                else:
+                    continue
+                meta: Any = res.meta
+                if not hasattr(meta, "line"):  # a `?rule` passes its child on, which has its own start
+                    meta.line, meta.column, meta.empty = line, col, False
+                meta.container_line, meta.container_column = line, col
+                break
+        return res
 
 
 _TERMINAL_NAMES = {
