@@ -10,8 +10,8 @@ import re
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Optional
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
 from . import ast as A
@@ -344,10 +344,7 @@ def parse(text: str, origin: Origin, start: str) -> Any:
         raise SyntaxProblem(Diagnostic(origin.file, fl, fc, "E201",
                                        f"effect syntax: nested more than {_parser.MAX_NESTING} levels deep here; "
                                        "split the expression or the block with `let` or a helper quantity"))
-    try:
-        return _Builder(origin).transform(tree)
-    except VisitError as exc:  # pragma: no cover - a builder bug, not a user error
-        raise exc.orig_exc from None
+    return _Builder(origin).build(tree)
 
 
 
@@ -374,11 +371,21 @@ def _tokens(items: list[Any]) -> Iterator[Token]:
 
 
 
-@v_args(meta=True)
-class _Builder(Transformer[Token, Any]):
+class _Builder:
+    """Makes the syntax tree (:mod:`sgs_dsl.ast`) of a parse tree, bottom up: the method named after each
+    node's rule is called with the node's ``meta`` (where it starts) and its children already made
+    (tokens as they are). A node of a rule without a method stays a lark ``Tree`` of its children made."""
+
     def __init__(self, origin: Origin) -> None:
-        super().__init__()
         self.origin = origin
+
+    def build(self, tree: Tree[Token]) -> Any:
+        """The syntax tree of ``tree`` (its depth is bounded beforehand, :func:`_too_deep`)."""
+        items = [self.build(c) if isinstance(c, Tree) else c for c in tree.children]
+        method = getattr(self, tree.data, None)
+        if method is None:
+            return Tree(tree.data, items, tree.meta)
+        return method(tree.meta, items)
 
     def _pos(self, meta: Any) -> A.Pos:
         if getattr(meta, "empty", True):

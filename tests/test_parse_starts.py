@@ -1,4 +1,5 @@
-"""The parser's trees know where each node starts exactly as with lark's own position propagation.
+"""The parser's trees know where each node starts exactly as with lark's own position propagation,
+and the builder makes from them what lark's Transformer would.
 
 sgs_dsl.lark_parser.grammar_parser gives each node only its start (what the builder reads); these
 tests parse every snippet of the built-in content and of the invalid fixtures both ways and compare
@@ -11,10 +12,11 @@ from typing import Any
 
 import pytest
 from conftest import FIXTURES
-from lark import Tree
+from lark import Transformer, Tree
 
 from sgs_dsl import lark_parser as LP
 from sgs_dsl.loader import build
+from sgs_dsl.parser import Origin
 
 
 #: content files with problems of every kind, syntax errors among them
@@ -107,3 +109,31 @@ def test_the_diagnostics_are_the_same_with_lark_s_propagation(monkeypatch: pytes
         LP._parse_tree.cache_clear()
     assert ours == theirs
     assert any(d.code == "E200" for found in ours for d in found)  # syntax errors placed too
+
+
+def test_the_builder_makes_what_lark_s_transformer_makes(snippets: list[tuple[str, str]]) -> None:
+    class Through(Transformer[Any, Any]):  # lark's own walk, calling the builder's methods
+        def __init__(self, builder: LP._Builder) -> None:
+            super().__init__()
+            self.builder = builder
+
+        def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+            method = getattr(self.builder, data, None)
+            return method(meta, children) if method is not None else Tree(data, children, meta)
+
+    origin = Origin("x.yaml", 3, 5, block=True)
+    built = 0
+    for text, start in snippets:
+        try:
+            tree = LP.grammar_parser().parse(text, start=start)
+        except Exception:
+            continue
+        assert LP._Builder(origin).build(tree) == Through(LP._Builder(origin)).transform(tree), text
+        built += 1
+    assert built > 250
+
+
+def test_no_rule_is_named_like_the_builder_s_own_attributes() -> None:
+    rules = {str(r.alias or r.options.template_source or r.origin.name) for r in LP.grammar_parser().rules}
+    own = {"build", "origin"} | {n for n in vars(LP._Builder) if n.startswith("_")}
+    assert not rules & own
