@@ -7,12 +7,23 @@ first use), so that a run whose snippets all come from the cache never loads Lar
 from __future__ import annotations
 
 import re
+import sys
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Optional
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import DedentError, Indenter
+# lark imports the third-party `regex` module when it is installed, only for the Unicode categories
+# (\p{...}) that a grammar may use with lark's `regex=True`; this grammar uses neither, and importing
+# `regex` is a fifth of importing lark: while lark is first imported, `regex` is not there for it
+_HIDE_REGEX = "lark" not in sys.modules and "regex" not in sys.modules
+if _HIDE_REGEX:
+    sys.modules["regex"] = None  # type: ignore[assignment]  # `import regex` raises ImportError
+try:
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+    from lark.indenter import DedentError, Indenter
+finally:
+    if _HIDE_REGEX and sys.modules.get("regex", 0) is None:
+        del sys.modules["regex"]  # anything else may import it as usual
 
 from . import ast as A
 from . import parser as _parser

@@ -137,3 +137,17 @@ def test_no_rule_is_named_like_the_builder_s_own_attributes() -> None:
     rules = {str(r.alias or r.options.template_source or r.origin.name) for r in LP.grammar_parser().rules}
     own = {"build", "origin"} | {n for n in vars(LP._Builder) if n.startswith("_")}
     assert not rules & own
+
+
+def test_lark_is_imported_without_the_regex_module_which_stays_importable() -> None:
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import sys; import sgs_dsl.lark_parser as L; print('regex' in sys.modules); "
+            "print(L.grammar_parser().parse('draw 1\\n', start='start').data)\n"
+            "try:\n    import regex\nexcept ImportError:\n    print('not installed')\nelse:\n    print('importable')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() in (["False", "start", "importable"], ["False", "start", "not installed"])
