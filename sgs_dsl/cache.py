@@ -235,6 +235,17 @@ def write_behind() -> Iterator[None]:
         _behind = None
 
 
+def _forked_child() -> None:
+    """In a process forked from this one (a worker, a search bot's copy of a game): entries are written
+    when put again, since the child never reaches the :func:`flush` of its parent's :func:`write_behind`."""
+    global _behind
+    _behind = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked_child)
+
+
 def flush() -> bool:
     """Write the entries waiting (:func:`write_behind`): in a forked writer where the system can fork
     and no other thread runs (True), else here, before returning (False; also when none wait)."""
@@ -293,6 +304,9 @@ def _fork_writer() -> str:
             for fd in (0, 1, 2):
                 os.dup2(devnull, fd)
             os.nice(5)
+            import gc
+
+            gc.disable()  # a collection would touch (and so copy) every page of this process's memory
         except BaseException:
             os._exit(1)  # no writer (or one that cannot start): the entries are written here
         return "writer"

@@ -188,3 +188,22 @@ def test_a_value_that_cannot_be_made_is_left_out(tmp_path: Path, monkeypatch: py
         cache.put_made("demo", C.key("b"), lambda: None)
         cache.put("demo", C.key("c"), 3)
     assert [cache.get("demo", C.key(n)) for n in "abc"] == [None, None, 3]
+
+
+@needs_fork
+def test_a_process_forked_meanwhile_writes_its_entries_at_once(tmp_path: Path) -> None:
+    """A worker or a search bot's copy of a game, forked while writes are left behind, never reaches the
+    flush of its parent: it writes what it puts when it puts it."""
+    cache_dir = tmp_path / "cache"
+    code = f"""
+with C.write_behind():
+    pid = os.fork()
+    if pid == 0:
+        cache = C.Cache({str(cache_dir)!r})
+        ok = cache.put("demo", C.key("child"), "from the child") and cache.get("demo", C.key("child")) is not None
+        os._exit(0 if ok else 3)
+    _, status = os.waitpid(pid, 0)
+    print(os.WEXITSTATUS(status))
+    print(C.Cache({str(cache_dir)!r}).get("demo", C.key("child")))
+"""
+    assert run(code, cache_dir).splitlines() == ["0", "from the child"]
