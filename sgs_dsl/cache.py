@@ -298,17 +298,21 @@ def _fork_writer() -> str:
         return "here"
     if child == 0:
         try:
-            if os.fork() != 0:
-                os._exit(0)  # the writer runs
+            writer = os.fork()
+        except BaseException:
+            os._exit(1)  # no writer: the entries are written here
+        if writer != 0:
+            os._exit(0)  # the writer runs
+        try:
             devnull = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):
                 os.dup2(devnull, fd)
             os.nice(5)
-            import gc
+        except OSError:  # a writer that keeps the streams or its priority writes all the same
+            pass
+        import gc
 
-            gc.disable()  # a collection would touch (and so copy) every page of this process's memory
-        except BaseException:
-            os._exit(1)  # no writer (or one that cannot start): the entries are written here
+        gc.disable()  # a collection would touch (and so copy) every page of this process's memory
         return "writer"
     try:
         _, status = os.waitpid(child, 0)
