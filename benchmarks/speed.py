@@ -263,8 +263,8 @@ def measure_startup(repeat: int, baseline: Optional[str] = None) -> dict[str, An
     """Every figure taken ``repeat`` times, round robin (so that a noisy spell touches them all), the best kept.
 
     With ``baseline`` (a git revision), ``sgs validate`` and ``sgs simulate`` of that
-    revision's tree are measured in the same rounds (a tree without the cache: cold
-    and warm are the same there).
+    revision's tree are measured in the same rounds, with its cache kept from run to run and with
+    a fresh cache folder every run (cold; the same as the other for a tree without the cache).
     """
     from compare import baseline_tree
 
@@ -296,8 +296,15 @@ def measure_startup(repeat: int, baseline: Optional[str] = None) -> dict[str, An
         ]
         if base_tree is not None:
             old = _env(folder / "baseline-cache", pycache, base_tree)
+
+            def old_cold() -> dict[str, str]:
+                return _env(folder / f"baseline-cold-{time.perf_counter_ns()}", pycache, base_tree)
+
             cases += [(f"baseline {baseline}: sgs validate (process)", lambda: old, sgs + VALIDATE, False, base_tree),
                       (f"baseline {baseline}: sgs simulate --games 1 (process)", lambda: old, sgs + SIMULATE, False,
+                       base_tree),
+                      (f"baseline {baseline}: sgs validate cold (process)", old_cold, sgs + VALIDATE, False, base_tree),
+                      (f"baseline {baseline}: sgs simulate --games 1 cold (process)", old_cold, sgs + SIMULATE, False,
                        base_tree)]
         for tree, env in ((ROOT, warm), *(((base_tree, _env(folder / "baseline-cache", pycache, base_tree)),)
                                           if base_tree is not None else ())):

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Optional
 
@@ -58,21 +60,30 @@ def _load(content_dir: Optional[Path], packs: Optional[list[Path]] = None) -> An
     if content_dir is not None and not content_dir.is_dir():
         raise click.UsageError(f"the content folder {content_dir} does not exist")
     try:
-        content = load_content(content_dir, packs=packs or [])
+        with _settling():
+            content = load_content(content_dir, packs=packs or [])
     except ContentError as exc:
         click.echo(format_diagnostics(exc.diagnostics, "text"), err=True)
         click.echo(f"{len(exc.errors)} error(s) in the content; fix them first (sgs validate).", err=True)
         sys.exit(1)
-    _settle()
     return content
 
 
-def _settle() -> None:
-    """Move every object alive now (the content just loaded, which lives as long as the command) out of the
-    cyclic collector's way (``gc.freeze``): later collections, and the one at exit, need not walk it again."""
+@contextmanager
+def _settling() -> Iterator[None]:
+    """While content is loaded the cyclic collector waits, and then every object alive (the content, which
+    lives as long as the command) is moved out of its way (``gc.freeze``) before it runs again: neither
+    the first collection after loading, nor later ones, nor the one at exit walk it."""
     import gc
 
-    gc.freeze()
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
 
 
 def _fail(message: str, code: int = 1) -> None:
@@ -84,6 +95,10 @@ def _fail(message: str, code: int = 1) -> None:
 @click.version_option(package_name="sgs-engine")
 def main() -> None:
     """A declarative rules engine for Sanguosha (三国杀)."""
+    from sgs_dsl.cache import write_behind
+
+    # the command does not wait for the content cache to be written: a forked writer does it
+    click.get_current_context().with_resource(write_behind())
 
 
 # ---------------------------------------------------------------------- validate
@@ -119,8 +134,8 @@ def validate(paths: tuple[Path, ...], fmt: str, strict: bool, content_dir: Optio
         more_packs, more_cases = _split_cases(p)
         packs.extend(more_packs)
         cases.extend(more_cases)
-    content, diags = build(content_dir, packs, lint=True, packs=added)
-    _settle()
+    with _settling():
+        content, diags = build(content_dir, packs, lint=True, packs=added)
     diags = list(diags) + [d for c in cases for d in _check_case_file(content, c)]
     errors = [d for d in diags if d.severity == "error"]
     warnings = len(diags) - len(errors)

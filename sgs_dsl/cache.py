@@ -21,6 +21,13 @@ that computes the value), never an error. Deleting the folder is always safe.
 The values are pickled: only entries in the user's own cache folder, in files the
 user owns, are read (the same trust as Python's own ``__pycache__``).
 
+Writing can be left to another process (:func:`write_behind`, which the ``sgs`` command
+uses): entries put meanwhile wait in the process, and :func:`flush` hands them to a
+forked writer, which makes and writes them while the command goes on (where the system
+cannot fork, or other threads run, they are written in the process as before). The
+writer works as :meth:`Cache.put` does, so a writer killed half way leaves no entry,
+only perhaps a temporary file that no reader opens.
+
 The loader keeps the kinds ``content_file`` (one file), ``built_content`` (a whole tree
 built, :mod:`sgs_dsl.snapshot`) and ``lint_warnings`` (sgs_dsl.loader); compiled snippets
 are kept under ``code`` (:class:`CodeStore`). Another kind is added by choosing its word
@@ -43,7 +50,9 @@ import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Iterator, MutableMapping
+import threading
+from collections.abc import Callable, Iterator, MutableMapping
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
@@ -54,7 +63,8 @@ _DIGEST = 16  # bytes of blake2b
 #: entries of one kind kept at most; past this the oldest are removed when one is written
 MAX_ENTRIES = 1000
 
-__all__ = ["Cache", "CodeStore", "MAX_ENTRIES", "cache_dir", "default_cache", "disabled", "engine_stamp", "key"]
+__all__ = ["Cache", "CodeStore", "MAX_ENTRIES", "cache_dir", "default_cache", "disabled", "engine_stamp", "flush", "key",
+           "write_behind"]
 
 
 def disabled() -> bool:
@@ -140,8 +150,26 @@ class Cache:
         """Store ``value`` (never None); False when it could not be written (the cache is best effort).
 
         ``keep``: how many entries of the kind are kept at most (default :data:`MAX_ENTRIES`; less for
-        large entries)."""
-        path = self._path(kind, k)
+        large entries). While writes are left behind (:func:`write_behind`) the entry waits for
+        :func:`flush` and True is returned."""
+        return self._put(self._path(kind, k), lambda: value, keep, none_too=True)
+
+    def put_made(self, kind: str, k: str, make: Callable[[], Any], keep: Optional[int] = None) -> bool:
+        """Store what ``make()`` returns (nothing when it returns None), as :meth:`put` does.
+
+        While writes are left behind (:func:`write_behind`), ``make`` is called by the writer, not now:
+        the work of making the value (pickling a whole content ...) is the writer's too."""
+        return self._put(self._path(kind, k), make, keep, none_too=False)
+
+    def _put(self, path: Path, make: Callable[[], Any], keep: Optional[int], none_too: bool) -> bool:
+        job = (self, path, make, MAX_ENTRIES if keep is None else keep, none_too)
+        if _behind is not None:
+            _behind.append(job)
+            return True
+        return _run_one(job)
+
+    def _write(self, path: Path, value: Any, keep: int) -> bool:
+        """Write one entry atomically (a temporary file, then ``os.replace``); False when it cannot be."""
         try:
             body = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:
@@ -164,7 +192,7 @@ class Cache:
                 except OSError:
                     pass
         self.writes += 1
-        self._prune(path.parent, MAX_ENTRIES if keep is None else keep)
+        self._prune(path.parent, keep)
         return True
 
     def _prune(self, folder: Path, keep: int) -> None:
@@ -179,6 +207,118 @@ class Cache:
                 os.unlink(e.path)
         except OSError:
             pass
+
+
+#: an entry to write: the cache, the entry's file, what makes the value, how many of its kind are kept, and
+#: whether a None made is stored too (:meth:`Cache.put`) or means "nothing to store" (:meth:`Cache.put_made`)
+_Job = tuple[Cache, Path, Callable[[], Any], int, bool]
+#: the entries waiting for :func:`flush` while writes are left behind (None: every entry is written when put)
+_behind: Optional[list[_Job]] = None
+
+
+@contextmanager
+def write_behind() -> Iterator[None]:
+    """Within: entries put in any cache wait, and are written by :func:`flush` (called on leaving too).
+
+    For a command that only needs to go on: :func:`flush` lets a forked process make and write
+    them. A library call (:func:`sgs_dsl.loader.build`) writes at once unless its caller asks this,
+    so that what it stored is there when it returns."""
+    global _behind
+    if _behind is not None:  # already behind: the outer one flushes
+        yield
+        return
+    _behind = []
+    try:
+        yield
+    finally:
+        flush()
+        _behind = None
+
+
+def _forked_child() -> None:
+    """In a process forked from this one (a worker, a search bot's copy of a game): entries are written
+    when put again, since the child never reaches the :func:`flush` of its parent's :func:`write_behind`."""
+    global _behind
+    _behind = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked_child)
+
+
+def flush() -> bool:
+    """Write the entries waiting (:func:`write_behind`): in a forked writer where the system can fork
+    and no other thread runs (True), else here, before returning (False; also when none wait)."""
+    if not _behind:
+        return False
+    jobs = list(_behind)
+    _behind.clear()
+    where = _fork_writer()
+    if where == "writer":
+        try:
+            _run(jobs)
+        finally:
+            os._exit(0)
+    if where == "here":
+        _run(jobs)
+    return where == "handed over"
+
+
+def _run(jobs: list[_Job]) -> None:
+    """Make and write each entry."""
+    for job in jobs:
+        _run_one(job)
+
+
+def _run_one(job: _Job) -> bool:
+    """Make and write one entry; False when it is not written (a value that cannot be made, or None from
+    :meth:`Cache.put_made`'s maker, is left out)."""
+    cache, path, make, keep, none_too = job
+    try:
+        value = make()
+    except Exception:
+        return False
+    if value is None and not none_too:
+        return False
+    return cache._write(path, value, keep)
+
+
+def _fork_writer() -> str:
+    """Fork a writer: "writer" in it (which must end with ``os._exit``); here, "handed over" when it
+    runs, "here" when none could be forked (no ``os.fork``, other threads running, a failure).
+
+    The writer is a grandchild (the child forks it and ends at once, and is waited for here), so
+    that no process is left for this one to reap; it does not hold this process's standard streams
+    (a caller reading them to their end does not wait for it) and works at a lower priority."""
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return "here"
+    try:
+        child = os.fork()
+    except OSError:
+        return "here"
+    if child == 0:
+        try:
+            writer = os.fork()
+        except BaseException:
+            os._exit(1)  # no writer: the entries are written here
+        if writer != 0:
+            os._exit(0)  # the writer runs
+        try:
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(devnull, fd)
+            os.nice(5)
+        except OSError:  # a writer that keeps the streams or its priority writes all the same
+            pass
+        import gc
+
+        gc.disable()  # a collection would touch (and so copy) every page of this process's memory
+        return "writer"
+    try:
+        _, status = os.waitpid(child, 0)
+    except OSError:
+        return "here"
+    return "handed over" if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 else "here"
 
 
 def default_cache() -> Optional[Cache]:

@@ -7,12 +7,23 @@ first use), so that a run whose snippets all come from the cache never loads Lar
 from __future__ import annotations
 
 import re
+import sys
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Optional
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.indenter import DedentError, Indenter
+# lark imports the third-party `regex` module when it is installed, only for the Unicode categories
+# (\p{...}) that a grammar may use with lark's `regex=True`; this grammar uses neither, and importing
+# `regex` is a fifth of importing lark: while lark is first imported, `regex` is not there for it
+_HIDE_REGEX = "lark" not in sys.modules and "regex" not in sys.modules
+if _HIDE_REGEX:
+    sys.modules["regex"] = None  # type: ignore[assignment]  # `import regex` raises ImportError
+try:
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+    from lark.indenter import DedentError, Indenter
+finally:
+    if _HIDE_REGEX and sys.modules.get("regex", 0) is None:
+        del sys.modules["regex"]  # anything else may import it as usual
 
 from . import ast as A
 from . import parser as _parser
@@ -31,16 +42,66 @@ class _Indenter(Indenter):
 
 @lru_cache(maxsize=1)
 def grammar_parser() -> Lark:
-    """The LALR parser, built once per process."""
+    """The LALR parser, built once per process.
+
+    Every node of its trees knows where it starts (``meta.line``, ``meta.column``; ``meta.empty`` when
+    it covers no token), which is all the builder reads: lark's own ``propagate_positions`` works out
+    the ends and offsets too, which took as long as the rest of building the tree. Where lark's
+    callbacks cannot be reached (another version of lark), its own propagation is used instead.
+    """
+    parser = _lark(propagate_positions=False)
+    callbacks = getattr(parser, "_callbacks", None)
+    if isinstance(callbacks, dict):
+        for rule, callback in list(callbacks.items()):
+            if not isinstance(rule, str):  # a rule's (text keys: a terminal's, of the lexer)
+                callbacks[rule] = _Starts(callback)
+        probe = parser.parse("draw 1\n", start="start")
+        if isinstance(probe, Tree) and not probe.meta.empty and (probe.meta.line, probe.meta.column) == (1, 1):
+            return parser
+    return _lark(propagate_positions=True)
+
+
+def _lark(propagate_positions: bool) -> Lark:
     return Lark(
         GRAMMAR.read_text(encoding="utf-8"),
         parser="lalr",
         postlex=_Indenter(),
         start=["start", "expression"],
-        propagate_positions=True,
+        propagate_positions=propagate_positions,
         maybe_placeholders=True,
         cache=True,  # the parse table is kept in the temp folder: later starts skip building it
     )
+
+
+class _Starts:
+    """A rule's callback that gives the tree it makes the start of its first child that has one, as
+    lark's ``propagate_positions`` does (through its *container* positions: a ``?rule`` inlined, as
+    ``( expr )``, starts where its text does), without the ends."""
+
+    __slots__ = ("callback",)
+
+    def __init__(self, callback: Any) -> None:
+        self.callback = callback
+
+    def __call__(self, children: list[Any]) -> Any:
+        res = self.callback(children)
+        if isinstance(res, Tree):
+            for c in children:
+                if isinstance(c, Tree):
+                    m = c.meta
+                    if m.empty:
+                        continue
+                    line, col = getattr(m, "container_line", m.line), getattr(m, "container_column", m.column)
+                elif isinstance(c, Token):
+                    line, col = c.line, c.column
+                else:
+                    continue
+                meta: Any = res.meta
+                if not hasattr(meta, "line"):  # a `?rule` passes its child on, which has its own start
+                    meta.line, meta.column, meta.empty = line, col, False
+                meta.container_line, meta.container_column = line, col
+                break
+        return res
 
 
 _TERMINAL_NAMES = {
@@ -294,10 +355,7 @@ def parse(text: str, origin: Origin, start: str) -> Any:
         raise SyntaxProblem(Diagnostic(origin.file, fl, fc, "E201",
                                        f"effect syntax: nested more than {_parser.MAX_NESTING} levels deep here; "
                                        "split the expression or the block with `let` or a helper quantity"))
-    try:
-        return _Builder(origin).transform(tree)
-    except VisitError as exc:  # pragma: no cover - a builder bug, not a user error
-        raise exc.orig_exc from None
+    return _Builder(origin).build(tree)
 
 
 
@@ -324,11 +382,21 @@ def _tokens(items: list[Any]) -> Iterator[Token]:
 
 
 
-@v_args(meta=True)
-class _Builder(Transformer[Token, Any]):
+class _Builder:
+    """Makes the syntax tree (:mod:`sgs_dsl.ast`) of a parse tree, bottom up: the method named after each
+    node's rule is called with the node's ``meta`` (where it starts) and its children already made
+    (tokens as they are). A node of a rule without a method stays a lark ``Tree`` of its children made."""
+
     def __init__(self, origin: Origin) -> None:
-        super().__init__()
         self.origin = origin
+
+    def build(self, tree: Tree[Token]) -> Any:
+        """The syntax tree of ``tree`` (its depth is bounded beforehand, :func:`_too_deep`)."""
+        items = [self.build(c) if isinstance(c, Tree) else c for c in tree.children]
+        method = getattr(self, tree.data, None)
+        if method is None:
+            return Tree(tree.data, items, tree.meta)
+        return method(tree.meta, items)
 
     def _pos(self, meta: Any) -> A.Pos:
         if getattr(meta, "empty", True):

@@ -37,7 +37,7 @@ from sgs_runtime.state import definitions as D
 from sgs_runtime.state.events import TIMINGS, SignalEvent
 from sgs_runtime.state.model import SIGN_SUIT, SUITS, TEXT_RANK
 
-from .cache import Cache, default_cache, engine_stamp
+from .cache import Cache, default_cache, engine_stamp, flush
 from .cache import key as cache_key
 from .env import Env
 from .errors import ContentError, Diagnostic, did_you_mean
@@ -563,9 +563,9 @@ class Loader:
 
         if self.cache is None or not k:
             return
-        blob = dumps((content, diags))
-        if blob is not None:
-            self.cache.put(CONTENT_ENTRY, k, blob, keep=BUILT_KEPT)
+        # made by the writer when writes are left behind (sgs_dsl.cache.write_behind), which forks before
+        # anything more is done to the content
+        self.cache.put_made(CONTENT_ENTRY, k, lambda: dumps((content, diags)), keep=BUILT_KEPT)
 
     def _kept_warnings(self) -> tuple[str, Optional[list[Diagnostic]]]:
         """The key of the warnings of the files added ("" without one), and the warnings the cache keeps there."""
@@ -1579,6 +1579,7 @@ def _build(loader: Loader, content_dir: Optional[Path], extra: Iterable[Path], d
             content = loader.run()
             loader.keep_build(k, content, list(loader.diags))
     loader.save_cache()
+    flush()  # when writes are left behind: what was built is written while the caller goes on
     if lint and not any(d.severity == "error" for d in loader.diags):
         return content, loader.diags + loader.warnings(content)
     return content, loader.diags

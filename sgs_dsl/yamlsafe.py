@@ -385,6 +385,10 @@ def load_text(text: str, path: str) -> Document:
     return doc
 
 
+#: more values than YAML can write in one character (at most 3: `?` is a mapping, its key and its value)
+_VALUES_PER_CHARACTER = 4
+
+
 def _compose(text: str, loader: yaml.SafeLoader) -> Any:
     """Compose the node tree, with libyaml when it is there (ten times faster)."""
     import yaml
@@ -393,6 +397,9 @@ def _compose(text: str, loader: yaml.SafeLoader) -> Any:
     fast = getattr(yaml, "CSafeLoader", None)
     if fast is None or not getattr(yaml, "__with_libyaml__", False):
         return loader.get_single_node()  # the builder counts the values
+    if "&" not in text and "*" not in text and len(text) * _VALUES_PER_CHARACTER < MAX_NODES:
+        # no anchor, no alias, and too short to hold more than MAX_NODES values: nothing to refuse
+        return yaml.compose(text, Loader=fast)
     values = 0
     for event in yaml.parse(text, Loader=fast):
         if isinstance(event, (ScalarEvent, SequenceStartEvent, MappingStartEvent)):

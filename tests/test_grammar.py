@@ -57,7 +57,9 @@ def test_grammar_builds_with_lalr() -> None:
 def test_project_parser_is_lalr_with_positions() -> None:
     parser = grammar_parser()
     assert parser.options.parser == "lalr"
-    assert parser.options.propagate_positions
+    # every node knows where it starts (sgs_dsl.lark_parser._Starts, or lark's own propagation)
+    tree = parser.parse("x = 1\ndraw 2\n", start="start")
+    assert [(t.data, t.meta.line, t.meta.column) for t in tree.find_data("draw")] == [("draw", 2, 1)]
     assert grammar_parser() is parser  # built once per process
 
 

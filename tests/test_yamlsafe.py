@@ -310,3 +310,42 @@ def test_literal_block_with_leading_blank_line() -> None:
     assert doc.data["do"] == "\ndraw 1\n"
     sc = doc.scalars[("do",)]
     assert (sc.style, sc.line, sc.indent) == ("literal", 2, 2)
+
+
+# ------------------------------------------------------------------ the count of values, skipped for short texts
+
+
+def test_no_short_text_holds_more_values_per_character_than_the_bound() -> None:
+    """load_text counts the values of a text (MAX_NODES) only when it could hold that many: every text
+    of up to four of YAML's signs holds fewer than _VALUES_PER_CHARACTER values per character."""
+    import itertools
+
+    import yaml
+    from yaml.events import MappingStartEvent, ScalarEvent, SequenceStartEvent
+
+    if not getattr(yaml, "__with_libyaml__", False):
+        pytest.skip("the count is skipped only with libyaml")
+    signs = ["-", "?", ":", " ", "\n", "[", "]", "{", "}", ",", "a", "!", "|", "'"]
+    most = 0.0
+    for length in range(1, 5):
+        for chars in itertools.product(signs, repeat=length):
+            text = "".join(chars)
+            try:
+                events = list(yaml.parse(text, Loader=yaml.CSafeLoader))
+            except yaml.YAMLError:
+                continue
+            values = sum(isinstance(e, (ScalarEvent, SequenceStartEvent, MappingStartEvent)) for e in events)
+            most = max(most, values / len(text))
+    assert 1 < most < yamlsafe._VALUES_PER_CHARACTER
+
+
+def test_a_short_text_is_read_the_same_without_the_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "a:\n  - 1\n  - {b: 'x', c: [2, 3]}\n? d\n: |\n  draw 1\n"
+    assert len(text) * yamlsafe._VALUES_PER_CHARACTER < yamlsafe.MAX_NODES and "&" not in text
+    doc = load_text(text, "x.yaml")
+    assert doc.data == {"a": [1, {"b": "x", "c": [2, 3]}], "d": "draw 1\n"}
+    assert doc.positions[("a", 1, "c", 0)] == (3, 18)
+    monkeypatch.setattr(yamlsafe, "_VALUES_PER_CHARACTER", yamlsafe.MAX_NODES)  # counted, as a long text is
+    counted = load_text(text, "x.yaml")
+    assert (counted.data, counted.positions, counted.key_positions, counted.scalars) == \
+        (doc.data, doc.positions, doc.key_positions, doc.scalars)
