@@ -185,7 +185,7 @@ def test_a_belief_leans_the_roles_dealt(content: Any, identity: Any) -> None:
 
 def search_game(content: Any, identity: Any, seed: int, method: str = "auto") -> Game:
     game = Game(content, identity, players=5, seed=seed, keep_log=False)
-    agent = SearchAgent(seed, rollouts=4, max_turns=2, method=method)
+    agent = SearchAgent(seed, rollouts=4, max_turns=2, method=method, hero_rollouts=0)
     game.play([agent] + [HeuristicAgent(seed * 31 + i) for i in range(1, 5)])
     assert agent.searched > 0 and agent.spent > 0
     return game
@@ -255,7 +255,7 @@ def test_the_cli_takes_the_tiers(tmp_path: Any) -> None:
 
 def test_a_time_limit_per_decision_still_answers_legally(content: Any, identity: Any) -> None:
     game = Game(content, identity, players=5, seed=31, keep_log=False)
-    agent = SearchAgent(31, rollouts=6, ms=0.001, max_turns=1)
+    agent = SearchAgent(31, rollouts=6, ms=0.001, max_turns=1, hero_rollouts=0)
     game.play([HeuristicAgent(i) for i in range(4)] + [agent])
     assert game.result is not None and agent.searched > 0
     assert agent.spent <= agent.searched * 3  # one world per decision: the time was up after the first
@@ -276,7 +276,7 @@ def test_a_search_seat_that_changes_nothing_leaves_the_game_as_the_heuristic_pla
     from sgs_runtime.runs.simulate import play_one
 
     saved = simulate.BUDGETED["search"]
-    simulate.BUDGETED["search"] = lambda s, b=None: SearchAgent(s, rollouts=1)  # too small a budget to search
+    simulate.BUDGETED["search"] = lambda s, b=None: SearchAgent(s, rollouts=1, hero_rollouts=0)  # too small a budget
     try:
         for index in range(3):
             base = play_one(content, "identity", 5, 100 + index, index, agents="heuristic")

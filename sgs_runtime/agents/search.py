@@ -53,6 +53,9 @@ DEFAULT_ROLLOUTS = 16
 #: new worlds per round of the race between the candidates
 DEFAULT_BATCH = 4
 
+#: whole-game worlds per hero offered at the hero choice, at most
+DEFAULT_HERO_ROLLOUTS = 40
+
 
 class SearchAgent(Agent):
     """Rollout search over determinized copies, on top of the heuristic bot."""
@@ -60,8 +63,8 @@ class SearchAgent(Agent):
     name = "search"
 
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, *, candidates: int = 2,
-                 policy: str = "heuristic", ms: Optional[float] = None, margin: float = 0.0, z: float = 1.0,
-                 method: str = "auto", max_turns: Optional[int] = None, hero_rollouts: int = 0,
+                 policy: str = "heuristic", ms: Optional[float] = None, margin: float = 0.0, z: float = 2.0,
+                 method: str = "auto", max_turns: Optional[int] = None, hero_rollouts: int = DEFAULT_HERO_ROLLOUTS,
                  batch: int = DEFAULT_BATCH, hero_z: float = 0.0) -> None:
         self.base = HeuristicAgent(seed)
         self.rng = random.Random(f"search:{seed}")
