@@ -6,7 +6,6 @@ type errors the checker must catch (E301/E306), and usage errors of `sgs simulat
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest

@@ -18,7 +18,6 @@ from sgs_dsl import lark_parser as LP
 from sgs_dsl.loader import build
 from sgs_dsl.parser import Origin
 
-
 #: content files with problems of every kind, syntax errors among them
 FIXTURE_FILES = sorted((FIXTURES / "invalid").glob("*.yaml")) + sorted((FIXTURES / "errors").glob("*.yaml"))
 
