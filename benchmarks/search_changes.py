@@ -33,15 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sgs_runtime.agents import search as search_module  # noqa: E402
 from sgs_runtime.runs import fork  # noqa: E402
+from sgs_runtime.state.redeal import shuffle_faces  # noqa: E402
 
 
 def true_world(game: Any, seat: int, rng: random.Random, role_weight: Any = None) -> None:
     """In place of :func:`~sgs_runtime.state.redeal.redeal`: keep every hand and role, shuffle the draw pile."""
-    cards = list(game.draw_pile.cards)
-    faces = [(c.base, c.printed_suit, c.rank, c.printed) for c in cards]
-    rng.shuffle(faces)
-    for card, (base, suit, rank, printed) in zip(cards, faces):
-        card.base, card.printed_suit, card.rank, card.printed = base, suit, rank, printed
+    shuffle_faces(list(game.draw_pile.cards), rng)
     game.bump()
 
 

@@ -194,9 +194,10 @@ class SearchAgent(Agent):
     def _search(self, view: SeatView, req: Request, cands: list[Any], budget: int, horizon: Optional[int],
                 z: Optional[float] = None) -> Any:
         """Race the candidates against the heuristic's answer (``cands[0]``) in rounds of :attr:`batch`
-        new worlds each: after every round, a candidate whose mean gain so far is
-        not above ``margin`` drops out, and the worlds go on only while one is left in the race and the
-        budget lasts. The winner is the survivor with the clearest gain (:func:`_clear_gain`)."""
+        new worlds each: after every round, a candidate whose mean gain so far is a standard error below
+        ``margin`` drops out (:func:`_may_gain`), and the worlds go on only while one is left in the race
+        and the budget lasts. The winner is the survivor with the clearest gain (:func:`_clear_gain`, at
+        ``z`` standard errors; default :attr:`z`)."""
         from sgs_runtime.runs.fork import evaluate
 
         step = 1 if self.ms is not None else self.batch
@@ -248,12 +249,17 @@ def _may_gain(diffs: list[float], margin: float) -> bool:
     if n == 0:
         return True
     mean = _mean(diffs)
-    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    return mean + max(spread, NOISE_FLOOR) / math.sqrt(n) > margin
+    return mean + max(_spread(diffs, mean), NOISE_FLOOR) / math.sqrt(n) > margin
 
 
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
+
+
+def _spread(values: list[float], mean: float) -> float:
+    """The sample standard deviation of ``values`` about their ``mean`` (0 for fewer than two)."""
+    n = len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
 
 
 def _clear_gain(diffs: list[float], margin: float, z: float) -> float:
@@ -263,7 +269,7 @@ def _clear_gain(diffs: list[float], margin: float, z: float) -> float:
     if n == 0:
         return 0.0
     mean = _mean(diffs)
-    se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 1.0
+    se = _spread(diffs, mean) / math.sqrt(n) if n > 1 else 1.0
     return mean if mean > margin and mean > z * se else 0.0
 
 

@@ -142,13 +142,13 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
         g.rng.shuffle(pool)
     sel = g.rules.selection
     n = len(roles)
+    # the draft's pile is ``pool`` itself: a copy of the game deals its hidden heroes anew in place
     draft = g.draft = HeroDraft(pool, [None] * n)
     picks = draft.picks
     first_seats = [i for i, r in enumerate(roles) if r == sel.lord_role]
     _stand_ins(g, roles, pool)
     order = first_seats + [i for i in range(n) if i not in first_seats]
     for seat in order:
-        pool = draft.pile  # a copy of the game may have dealt the hidden heroes anew
         if seat in first_seats:
             eligible_lords = [h for h in pool if g.content.heroes[h].can_be_lord]
             lords = [h for h in eligible_lords
@@ -165,7 +165,6 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
         draft.offered[seat] = list(offer)
         idx = yield from g.ask(OptionRequest(g.players[seat], "choose your hero", options=offer,
                                                  purpose="hero"))
-        pool = draft.pile
         hid = offer[idx]
         picks[seat] = hid
         pool.remove(hid)
@@ -176,7 +175,7 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
             if h != hid and h in pool and seat not in first_seats:
                 pool.remove(h)
                 g.unused_heroes.append(h)
-    g.unused_heroes.extend(draft.pile)
+    g.unused_heroes.extend(pool)
     g.draft = None
     return [p for p in picks if p is not None]
 

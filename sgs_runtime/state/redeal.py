@@ -80,16 +80,21 @@ def deal_roles(seats: Sequence[int], roles: Sequence[str], rng: random.Random,
     return out
 
 
+def shuffle_faces(cards: Sequence["Card"], rng: random.Random) -> None:
+    """Shuffle what is printed on ``cards`` (kind, suit, rank) among them, in place; each card object
+    stays where it is, with its id."""
+    faces = [(c.base, c.printed_suit, c.rank, c.printed) for c in cards]
+    rng.shuffle(faces)
+    for card, (base, suit, rank, printed) in zip(cards, faces):
+        card.base, card.printed_suit, card.rank, card.printed = base, suit, rank, printed
+
+
 def redeal(game: "Game", seat: int, rng: random.Random, role_weight: Optional[RoleWeight] = None) -> None:
     """Shuffle, in place, what ``seat`` cannot see: the faces of its unseen cards and the unknown roles
     (uniformly, or leaning on the seat's belief ``role_weight``: only which assignment, never the counts).
 
     The same game state, seat and generator state give the same result."""
-    cards = unseen_cards(game, seat)
-    faces = [(c.base, c.printed_suit, c.rank, c.printed) for c in cards]
-    rng.shuffle(faces)
-    for card, (base, suit, rank, printed) in zip(cards, faces):
-        card.base, card.printed_suit, card.rank, card.printed = base, suit, rank, printed
+    shuffle_faces(unseen_cards(game, seat), rng)
     seats = unknown_roles(game, seat)
     roles = deal_roles(seats, [game.players[s].role for s in seats], rng, role_weight)
     for s, role in zip(seats, roles):
