@@ -424,7 +424,8 @@ def _heroes_from(content: Any, text: str) -> list[str]:
     return out
 
 
-AGENTS_HELP = ("bots: random, heuristic or search (search:N: N rollouts per decision), per role or seat: "
+AGENTS_HELP = ("bots: random, heuristic or search (search:N: N rollouts per decision; search:N:hero=40:kinds=response "
+               "and other settings), per role or seat: "
                "heuristic@rebel+traitor (heuristic for those roles, random for the rest), search@rebel,heuristic "
                "(the rebels search, the rest heuristic), search@0+3,heuristic (seats 0 and 3 search); "
                "see docs/cli.md")

@@ -220,8 +220,20 @@ def test_agent_specs_route_by_role_and_seat(content: Any, identity: Any) -> None
     legacy = make_agent("heuristic@rebel+traitor", 1)
     assert legacy.roles == {"rebel", "traitor"} and type(legacy.outside).__name__ == "RandomAgent"
     for spec in ("random", "search", "heuristic@rebel", "search@rebel,heuristic", "search@0+3,random@lord,heuristic",
-                 "search:32@traitor,random"):
+                 "search:32@traitor,random", "search:16:hero=0:kinds=play+response:z=1.5:turns=4@0,heuristic"):
         check_agents(spec, identity, 5)
+
+
+def test_a_spec_sets_the_search_bot_up() -> None:
+    """``NAME=VALUE`` after the kind sets the search bot's hero worlds, the decisions its budget goes
+    to, its confidence and its horizon; a part without settings is the bot as ``search:N`` makes it."""
+    tuned = make_agent("search:24:hero=40:kinds=response:z=1.5:turns=3@0,heuristic", 1).inside
+    assert (tuned.rollouts, tuned.hero_rollouts, tuned.kinds, tuned.z, tuned.max_turns) == \
+        (24, 40, {"response"}, 1.5, 3)
+    assert make_agent("search:hero=0", 1).rollouts == SearchAgent(1).rollouts  # the default budget
+    plain = make_agent("search:8", 1)
+    assert (plain.hero_rollouts, plain.kinds, plain.max_turns) == (SearchAgent(1).hero_rollouts, {"play", "response"},
+                                                                    None)
 
 
 @pytest.mark.parametrize("spec,message", [
@@ -230,6 +242,12 @@ def test_agent_specs_route_by_role_and_seat(content: Any, identity: Any) -> None
     ("search@5,heuristic", "names seat 5, but the seats are 0 to 4"),
     ("heuristic:4", "the heuristic bot takes no budget"),
     ("search:x", "must be a whole number of rollouts"),
+    ("search:8:9", "gives the budget twice"),
+    ("search:heroes=3", "no setting 'heroes' (did you mean 'hero'?); it has hero, kinds, turns, z"),
+    ("heuristic:hero=3", "the heuristic bot has no setting 'hero'; it has none"),
+    ("search:hero=many", "hero='many' cannot be used: a whole number"),
+    ("search:kinds=plays", "unknown search decision kind 'plays'"),
+    ("search:z=-2", "z='-2' cannot be used"),
     ("search@rebel,random@lord", "does not say which bots play the other seats"),
     ("random,heuristic", "names the bots for the other seats twice"),
     ("heuristic@", "names no role or seat after '@'"),

@@ -24,7 +24,8 @@ as the heuristic bot does.
 
 The budget is ``rollouts`` per play or response decision, all candidates together
 (``search:N``; none by default, so those decisions are the heuristic's: searched with
-16 to 48 rollouts they changed results for no measured gain), and ``hero_rollouts``
+16 to 48 rollouts they changed results for no measured gain; ``kinds`` says which of the two
+the budget goes to), and ``hero_rollouts``
 whole-game worlds per hero offered (80 by default): reproducible, since every world's
 seed comes from the bot's own seeded generator. ``ms`` adds a
 time limit per decision (the worlds tried so far decide): faster on a slow machine,
@@ -43,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from sgs_runtime.agents import Agent
 from sgs_runtime.agents.bots import HeuristicAgent
-from sgs_runtime.errors import IllegalDecision
+from sgs_runtime.errors import IllegalDecision, UsageError
 from sgs_runtime.resolution.requests import OptionRequest, PlayAction, PlayRequest, Request, RespondRequest, Response
 from sgs_runtime.state.seatview import SeatView, as_view
 
@@ -69,7 +70,7 @@ class SearchAgent(Agent):
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, *, candidates: int = 2,
                  policy: str = "heuristic", ms: Optional[float] = None, margin: float = 0.0, z: float = 2.0,
                  method: str = "auto", max_turns: Optional[int] = None, hero_rollouts: int = DEFAULT_HERO_ROLLOUTS,
-                 batch: int = DEFAULT_BATCH, hero_z: float = 0.0) -> None:
+                 batch: int = DEFAULT_BATCH, hero_z: float = 0.0, kinds: str = "play,response") -> None:
         self.base = HeuristicAgent(seed)
         self.rng = random.Random(f"search:{seed}")
         self.rollouts = max(0, rollouts)
@@ -79,10 +80,11 @@ class SearchAgent(Agent):
         self.margin = margin
         self.z = z
         self.method = method
-        self.max_turns = max_turns
+        self.max_turns = max_turns or None  # (0: to the end, as None)
         self.hero_rollouts = hero_rollouts  # worlds per hero offered at the hero choice (0: the heuristic's)
         self.batch = max(1, batch)  # worlds per round of the race
         self.hero_z = hero_z  # the standard errors a hero's gain must clear (the heuristic's pick is crude)
+        self.kinds = _kinds(kinds)  # which of the play and the response decisions the budget is spent on
         self.searched = 0  # decisions searched, and rollouts spent, in this game
         self.spent = 0
         self.changed = 0  # decisions where search chose otherwise than the heuristic
@@ -103,9 +105,10 @@ class SearchAgent(Agent):
             horizon, budget, z = None, self.hero_rollouts * len(cands), self.hero_z
         elif self.rollouts < 2:  # no budget for the play and the responses: the heuristic's answers
             return first
-        elif isinstance(request, PlayRequest) and request.options:
+        elif isinstance(request, PlayRequest) and request.options and "play" in self.kinds:
             cands = self._play_candidates(request, first)
-        elif isinstance(request, RespondRequest) and request.options and self._key_response(request):
+        elif (isinstance(request, RespondRequest) and request.options and "response" in self.kinds
+              and self._key_response(request)):
             cands = self._respond_candidates(request, first)
         else:
             return first
@@ -230,6 +233,54 @@ class SearchAgent(Agent):
         if best:
             self.changed += 1
         return cands[best]
+
+
+#: the decisions the play budget can be spent on (``kinds``)
+KINDS = ("play", "response")
+
+
+def _kinds(text: str) -> frozenset[str]:
+    """``kinds`` as a set: names from :data:`KINDS`, separated by commas or ``+``.
+
+    >>> sorted(_kinds("response+play"))
+    ['play', 'response']
+    """
+    got = frozenset(k.strip() for k in text.replace("+", ",").split(",") if k.strip())
+    bad = sorted(got - set(KINDS))
+    if bad or not got:
+        raise UsageError(f"unknown search decision kind '{bad[0] if bad else text}'; use "
+                         f"{' or '.join(KINDS)}, or both joined by '+'")
+    return got
+
+
+def _count(text: str) -> int:
+    """A whole number, at least 0."""
+    if not text.isdigit():
+        raise ValueError("a whole number, at least 0, is needed")
+    return int(text)
+
+
+def _positive(text: str) -> float:
+    """A number, at least 0."""
+    value = float(text)
+    if not value >= 0 or math.isinf(value):
+        raise ValueError("a number, at least 0, is needed")
+    return value
+
+
+def _kinds_text(text: str) -> str:
+    _kinds(text)
+    return text.replace("+", ",")
+
+
+#: the search bot's settings in an ``--agents`` spec (``search:16:hero=40:kinds=response``):
+#: spec name -> (:class:`SearchAgent` keyword, reader); see :mod:`sgs_runtime.agents.agentspec`
+SETTINGS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "hero": ("hero_rollouts", _count),  # whole-game worlds per hero offered (0: the heuristic's pick)
+    "kinds": ("kinds", _kinds_text),  # which decisions the budget goes to: play, response, play+response
+    "z": ("z", _positive),  # the standard errors a play or response candidate's gain must clear
+    "turns": ("max_turns", _count),  # a horizon of that many turns, scored by the evaluation (0: to the end)
+}
 
 
 def _diffs(scores: list[Optional[float]], base: list[Optional[float]]) -> list[float]:

@@ -34,10 +34,20 @@ AGENTS: dict[str, Callable[[int], Any]] = {
 BUDGETED: dict[str, Callable[[int, int], Any]] = {"search": lambda seed, n: _search_agent(seed, n)}
 
 
-def _search_agent(seed: int, rollouts: Optional[int] = None) -> Any:
+def _search_agent(seed: int, rollouts: Optional[int] = None, **settings: Any) -> Any:
     from sgs_runtime.agents.search import DEFAULT_ROLLOUTS, SearchAgent
 
-    return SearchAgent(seed, rollouts or DEFAULT_ROLLOUTS)
+    return SearchAgent(seed, rollouts or DEFAULT_ROLLOUTS, **settings)
+
+
+#: the kinds that take ``NAME=VALUE`` settings (``search:16:hero=40``), and how each is made with them
+CONFIGURED: dict[str, Callable[..., Any]] = {"search": _search_agent}
+
+
+def _settings() -> dict[str, Any]:
+    from sgs_runtime.agents.search import SETTINGS
+
+    return {"search": SETTINGS}
 
 
 def make_agent(spec: str, seed: int) -> Any:
@@ -47,9 +57,11 @@ def make_agent(spec: str, seed: int) -> Any:
     from sgs_runtime.agents import agentspec
 
     def make(part: agentspec.Part, s: int) -> Any:
+        if part.settings:
+            return CONFIGURED[part.kind](s, part.budget, **dict(part.settings))
         return BUDGETED[part.kind](s, part.budget) if part.budget is not None else AGENTS[part.kind](s)
 
-    return agentspec.build(agentspec.parse(spec, AGENTS, budgeted=BUDGETED), seed, make)
+    return agentspec.build(agentspec.parse(spec, AGENTS, budgeted=BUDGETED, settings=_settings()), seed, make)
 
 
 def check_agents(spec: str, rules: Any = None, players: Optional[int] = None) -> None:
@@ -57,7 +69,7 @@ def check_agents(spec: str, rules: Any = None, players: Optional[int] = None) ->
     role the rules do not have or a seat the table does not have."""
     from sgs_runtime.agents import agentspec
 
-    agentspec.parse(spec, AGENTS, rules, players, budgeted=BUDGETED)
+    agentspec.parse(spec, AGENTS, rules, players, budgeted=BUDGETED, settings=_settings())
 
 
 def check_pool(content: Any, rules: Any, players: int, hero_pool: Optional[Sequence[str]] = None) -> None:
