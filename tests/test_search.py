@@ -227,9 +227,9 @@ def test_agent_specs_route_by_role_and_seat(content: Any, identity: Any) -> None
 def test_a_spec_sets_the_search_bot_up() -> None:
     """``NAME=VALUE`` after the kind sets the search bot's hero worlds, the decisions its budget goes
     to, its confidence and its horizon; a part without settings is the bot as ``search:N`` makes it."""
-    tuned = make_agent("search:24:hero=40:kinds=response:z=1.5:turns=3@0,heuristic", 1).inside
-    assert (tuned.rollouts, tuned.hero_rollouts, tuned.kinds, tuned.z, tuned.max_turns) == \
-        (24, 40, {"response"}, 1.5, 3)
+    tuned = make_agent("search:24:hero=40:kinds=response:z=1.5:turns=3:alive=3@0,heuristic", 1).inside
+    assert (tuned.rollouts, tuned.hero_rollouts, tuned.kinds, tuned.z, tuned.max_turns, tuned.alive) == \
+        (24, 40, {"response"}, 1.5, 3, 3)
     assert make_agent("search:hero=0", 1).rollouts == SearchAgent(1).rollouts  # the default budget
     plain = make_agent("search:8", 1)
     assert (plain.hero_rollouts, plain.kinds, plain.max_turns) == (SearchAgent(1).hero_rollouts, {"play", "response"},
@@ -243,7 +243,7 @@ def test_a_spec_sets_the_search_bot_up() -> None:
     ("heuristic:4", "the heuristic bot takes no budget"),
     ("search:x", "must be a whole number of rollouts"),
     ("search:8:9", "gives the budget twice"),
-    ("search:heroes=3", "no setting 'heroes' (did you mean 'hero'?); it has hero, kinds, turns, z"),
+    ("search:heroes=3", "no setting 'heroes' (did you mean 'hero'?); it has alive, hero, kinds, turns, z"),
     ("heuristic:hero=3", "the heuristic bot has no setting 'hero'; it has none"),
     ("search:hero=many", "hero='many' cannot be used: a whole number"),
     ("search:kinds=plays", "unknown search decision kind 'plays'"),
@@ -389,3 +389,26 @@ def test_the_heroes_a_seat_has_not_seen_are_dealt_anew_during_the_hero_choice(co
     while req is not None:  # the choice goes on from the dealt draft: the game is played to its end
         req = game.answer(ask_agent(game, bots[req.player.seat], req))
     assert game.result is not None and game.draft is None
+
+
+def test_the_end_game_budget_waits_for_the_end_game(content: Any, identity: Any) -> None:
+    """With ``alive``, the play and the responses are searched only once at most that many players
+    are alive: every searched decision came then, and before it the bot played as the heuristic."""
+    class Watching(SearchAgent):
+        alive_then: list[int] = []
+
+        def _search(self, view: Any, *args: Any, **kw: Any) -> Any:
+            self.alive_then.append(len(view.alive()))
+            return super()._search(view, *args, **kw)
+
+    late = Watching(5, rollouts=4, hero_rollouts=0, alive=3)
+    game = Game(content, identity, players=5, seed=14, keep_log=False)
+    game.play([HeuristicAgent(i) for i in range(4)] + [late])
+    assert game.result is not None and late.searched > 0
+    assert late.alive_then and all(n <= 3 for n in late.alive_then)
+    never = SearchAgent(5, rollouts=4, hero_rollouts=0, alive=1)  # the game is over before one is left
+    again = Game(content, identity, players=5, seed=12, keep_log=False)
+    again.play([HeuristicAgent(i) for i in range(4)] + [never])
+    plain = Game(content, identity, players=5, seed=12, keep_log=False)
+    plain.play([HeuristicAgent(i) for i in range(5)])
+    assert never.searched == 0 and again.decisions == plain.decisions

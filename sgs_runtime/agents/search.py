@@ -25,7 +25,7 @@ as the heuristic bot does.
 The budget is ``rollouts`` per play or response decision, all candidates together
 (``search:N``; none by default, so those decisions are the heuristic's: searched with
 16 to 48 rollouts they changed results for no measured gain; ``kinds`` says which of the two
-the budget goes to), and ``hero_rollouts``
+the budget goes to, ``alive`` keeps it for the end game), and ``hero_rollouts``
 whole-game worlds per hero offered (80 by default): reproducible, since every world's
 seed comes from the bot's own seeded generator. ``ms`` adds a
 time limit per decision (the worlds tried so far decide): faster on a slow machine,
@@ -70,7 +70,8 @@ class SearchAgent(Agent):
     def __init__(self, seed: int = 0, rollouts: int = DEFAULT_ROLLOUTS, *, candidates: int = 2,
                  policy: str = "heuristic", ms: Optional[float] = None, margin: float = 0.0, z: float = 2.0,
                  method: str = "auto", max_turns: Optional[int] = None, hero_rollouts: int = DEFAULT_HERO_ROLLOUTS,
-                 batch: int = DEFAULT_BATCH, hero_z: float = 0.0, kinds: str = "play,response") -> None:
+                 batch: int = DEFAULT_BATCH, hero_z: float = 0.0, kinds: str = "play,response",
+                 alive: Optional[int] = None) -> None:
         self.base = HeuristicAgent(seed)
         self.rng = random.Random(f"search:{seed}")
         self.rollouts = max(0, rollouts)
@@ -85,6 +86,7 @@ class SearchAgent(Agent):
         self.batch = max(1, batch)  # worlds per round of the race
         self.hero_z = hero_z  # the standard errors a hero's gain must clear (the heuristic's pick is crude)
         self.kinds = _kinds(kinds)  # which of the play and the response decisions the budget is spent on
+        self.alive = alive or None  # spend it only once at most this many players are alive (the end game)
         self.searched = 0  # decisions searched, and rollouts spent, in this game
         self.spent = 0
         self.changed = 0  # decisions where search chose otherwise than the heuristic
@@ -104,6 +106,8 @@ class SearchAgent(Agent):
             # a hero shows over the whole game: whole-game worlds, the race in rounds as elsewhere
             horizon, budget, z = None, self.hero_rollouts * len(cands), self.hero_z
         elif self.rollouts < 2:  # no budget for the play and the responses: the heuristic's answers
+            return first
+        elif self.alive is not None and len(view.alive()) > self.alive:
             return first
         elif isinstance(request, PlayRequest) and request.options and "play" in self.kinds:
             cands = self._play_candidates(request, first)
@@ -279,7 +283,8 @@ SETTINGS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "hero": ("hero_rollouts", _count),  # whole-game worlds per hero offered (0: the heuristic's pick)
     "kinds": ("kinds", _kinds_text),  # which decisions the budget goes to: play, response, play+response
     "z": ("z", _positive),  # the standard errors a play or response candidate's gain must clear
-    "turns": ("max_turns", _count),  # a horizon of that many turns, scored by the evaluation (0: to the end)
+    "turns": ("max_turns", _count),
+    "alive": ("alive", _count),  # search the play and the responses only once at most that many are alive  # a horizon of that many turns, scored by the evaluation (0: to the end)
 }
 
 
