@@ -222,3 +222,17 @@ def test_the_cli_json_reports_the_role_reading() -> None:
     reading = json.loads(result.stdout)["role_reading"]
     assert {"loyalist>lord", "lord>loyalist"} <= set(reading["friendly_fire"])
     assert 0.0 < reading["belief_accuracy"]["mean"] <= 1.0
+
+
+def test_a_bot_that_plays_a_second_game_starts_a_new_belief(content) -> None:  # type: ignore[no-untyped-def]
+    """A heuristic bot kept for another game reads that game from its start: nothing of the first
+    game's evidence is carried over (a belief reads one game's public records)."""
+    first = _game(content, ROLES)
+    bot = HeuristicAgent(1)
+    first.public.append(("damage", 2, 0, "slash", 1))
+    bot.observe(first.view_for(0))
+    assert bot.belief is not None and bot.belief.evidence
+    second = _game(content, ROLES)
+    bot.observe(second.view_for(0))
+    assert bot.belief.evidence == {} and bot.belief.seen == len(second.public)
+    assert bot.belief.probabilities(second.view_for(0)) == _probs(second, 0)

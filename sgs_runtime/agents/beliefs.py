@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.state.definitions import Content, RoleDef, Ruleset
@@ -181,10 +181,17 @@ class Belief:
         self._changes = 0  # evidence updates so far
         self._key: Optional[tuple[object, ...]] = None  # what the cached probabilities were worked out from
         self._leans: dict[int, float] = {}  # seat -> lean, for the cached probabilities
+        self._source: Optional[list[Any]] = None  # the game's public records read (one game's)
+
+    def reads(self, view: "SeatView") -> bool:
+        """Whether this belief is that of ``view``'s seat in ``view``'s game (the records it read are
+        the start of that game's public records)."""
+        return self.seat == view.seat and (self._source is None or self._source is view.public)
 
     def update(self, view: "SeatView") -> None:
         """Read the public records that came after the last update."""
         records = view.public
+        self._source = records
         if self.seen >= len(records):
             return
         lean: Optional[dict[int, float]] = None  # every seat's lean before this update's evidence

@@ -90,9 +90,10 @@ class HeuristicAgent(Agent):
         return (3.0 if p is self.lord() else 2.0) * lean
 
     def belief_of(self) -> Belief:
-        """This seat's belief over the hidden roles (made at the first look at the table)."""
+        """This seat's belief over the hidden roles (made at the first look at a table: a bot that
+        plays a second game, or another seat, starts a new one)."""
         assert self.view is not None
-        if self.belief is None or self.belief.seat != self.view.seat:
+        if self.belief is None or not self.belief.reads(self.view):
             self.belief = Belief(self.view.seat)
         return self.belief
 
