@@ -51,6 +51,7 @@ import pickle
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, MutableMapping
 from contextlib import contextmanager
 from functools import lru_cache
@@ -196,10 +197,20 @@ class Cache:
         return True
 
     def _prune(self, folder: Path, keep: int) -> None:
-        """Keep at most ``keep`` entries in a kind's folder: the least recently written go."""
+        """Keep at most ``keep`` entries in a kind's folder: the least recently written go. A temporary
+        file older than :data:`STALE_TMP` seconds was left by a writer that was killed: it goes too."""
         try:
             with os.scandir(folder) as it:
-                entries = [e for e in it if e.name.endswith(".pickle")]
+                found = [e for e in it if e.name.endswith(".pickle")]
+            entries = [e for e in found if not e.name.startswith(".tmp-")]
+            old = time.time() - STALE_TMP
+            for e in found:
+                if e.name.startswith(".tmp-"):
+                    try:
+                        if e.stat().st_mtime < old:
+                            os.unlink(e.path)
+                    except OSError:  # (another writer's, just moved into place)
+                        pass
             if len(entries) <= keep:
                 return
             entries.sort(key=lambda e: e.stat().st_mtime_ns)
@@ -208,6 +219,9 @@ class Cache:
         except OSError:
             pass
 
+
+#: seconds after which a temporary file of a write is taken as left by a killed writer (a write takes far less)
+STALE_TMP = 3600.0
 
 #: an entry to write: the cache, the entry's file, what makes the value, how many of its kind are kept, and
 #: whether a None made is stored too (:meth:`Cache.put`) or means "nothing to store" (:meth:`Cache.put_made`)

@@ -110,6 +110,13 @@ print(went)
     cache = C.Cache(cache_dir)
     assert cache.get("demo", C.key("demo")) is None
     assert cache.put("demo", C.key("demo"), "value") and cache.get("demo", C.key("demo")) == "value"
+    # the temporary file is not counted as an entry, and goes once it is older than any write could be
+    left = cache_dir / "demo" / found[0]
+    assert left.exists()
+    old = time.time() - C.STALE_TMP - 60
+    os.utime(left, (old, old))
+    assert cache.put("demo", C.key("other"), "value 2")
+    assert not left.exists() and len(list((cache_dir / "demo").iterdir())) == 2
 
 
 @needs_fork
