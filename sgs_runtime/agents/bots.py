@@ -206,21 +206,22 @@ class HeuristicAgent(Agent):
     # ------------------------------------------------------------------ play phase
 
     def play(self, req: PlayRequest) -> Optional[PlayAction]:
-        best: Optional[tuple[float, PlayAction]] = None
+        """The legal action of the highest score above 0 (the first listed of equal scores), or None.
+
+        Every option is scored; only the best are checked, best first, until one is legal."""
+        scored: list[tuple[float, int, PlayAction]] = []
         for opt in req.options:
             got = self.evaluate(req, opt)
-            if got is None:
-                continue
-            score, action = got
+            if got is not None and got[0] > 0:
+                scored.append((got[0], len(scored), got[1]))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        for _score, _i, action in scored:
             try:
                 req.check(action)
             except IllegalDecision:
                 continue
-            if best is None or score > best[0]:
-                best = (score, action)
-        if best is None or best[0] <= 0:
-            return None
-        return best[1]
+            return action
+        return None
 
     def _kind_of(self, opt: PlayOption) -> tuple[Optional[CardKind], AiHints]:
         assert self.view is not None
