@@ -63,14 +63,15 @@ def search_options(options: dict[str, Any]) -> None:
     from sgs_runtime.agents.search import SearchAgent
     from sgs_runtime.runs import simulate
 
-    def make(seed: int, budget: Optional[int] = None) -> Any:
-        kw = dict(options)
+    def make(seed: int, budget: Optional[int] = None, **settings: Any) -> Any:
+        kw = dict(options, **settings)  # (settings in the spec, search:16:hero=40, win over --search)
         if budget is not None:
             kw["rollouts"] = budget
         return SearchAgent(seed, **kw)
 
     simulate.AGENTS["search"] = make
     simulate.BUDGETED["search"] = make
+    simulate.CONFIGURED["search"] = make
 
 
 def play_deal(args: tuple[str, str, str, int, int, int]) -> dict[str, Any]:
@@ -136,7 +137,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pair", action="append", default=None,
-                    help="LOW:HIGH agent kinds (a budget may follow HIGH: heuristic:search:16); repeatable "
+                    help="LOW:HIGH agent kinds (a budget and settings may follow HIGH, as in an --agents spec: "
+                         "heuristic:search:16, heuristic:search:32:kinds=response:hero=40); repeatable "
                          "(default: random:heuristic and heuristic:search)")
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--players", type=int, default=5)
