@@ -242,6 +242,8 @@ def test_a_spec_sets_the_search_bot_up() -> None:
     ("search@5,heuristic", "names seat 5, but the seats are 0 to 4"),
     ("heuristic:4", "the heuristic bot takes no budget"),
     ("search:x", "must be a whole number of rollouts"),
+    ("search::8", "nothing between two ':'"),
+    ("search:", "nothing between two ':' or after the last"),
     ("search:8:9", "gives the budget twice"),
     ("search:heroes=3", "no setting 'heroes' (did you mean 'hero'?); it has alive, hero, kinds, turns, z"),
     ("heuristic:hero=3", "the heuristic bot has no setting 'hero'; it has none"),

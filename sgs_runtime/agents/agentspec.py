@@ -87,6 +87,8 @@ def parse(spec: str, kinds: Iterable[str], rules: Any = None, players: Optional[
         if kind not in kinds:
             raise UsageError(f"unknown agents '{kind}' in '{spec}'{did_you_mean(kind, kinds)}; use one of "
                              f"{', '.join(kinds)}, optionally with @ROLE+ROLE or @SEAT ({EXAMPLES})")
+        if any(not a for a in after):
+            raise UsageError(f"'{item}' has nothing between two ':' or after the last (e.g. {kind}:48:hero=40)")
         named = [a for a in after if "=" in a]
         bare = [a for a in after if "=" not in a]
         chosen = _settings(item, kind, named, settings.get(kind, {}))
