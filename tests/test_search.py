@@ -264,8 +264,10 @@ def test_bad_agent_specs_are_refused_clearly(identity: Any, spec: str, message: 
 
 
 def test_the_cli_takes_the_tiers(tmp_path: Any) -> None:
-    got = run_cli("simulate", "--games", "1", "--seed", "3", "--agents", "search:2@0,heuristic", "--json")
-    assert got.exit_code == 0 and '"agents": "search:2@0,heuristic"' in got.output
+    got = run_cli("simulate", "--games", "1", "--seed", "3", "--agents", "search:2:hero=4@0,heuristic", "--json")
+    assert got.exit_code == 0 and '"agents": "search:2:hero=4@0,heuristic"' in got.output
+    bad = run_cli("simulate", "--games", "1", "--agents", "search:heroes=4")
+    assert bad.exit_code == 2 and "did you mean 'hero'" in bad.output
     bad = run_cli("simulate", "--games", "1", "--agents", "heuristic@rebel,serch")
     assert bad.exit_code == 2 and "did you mean 'search'" in bad.output
     bad = run_cli("play", "--agents", "search@9,heuristic", "--seed", "1")
