@@ -209,13 +209,13 @@ class HeuristicAgent(Agent):
         """The legal action of the highest score above 0 (the first listed of equal scores), or None.
 
         Every option is scored; only the best are checked, best first, until one is legal."""
-        scored: list[tuple[float, int, PlayAction]] = []
+        scored: list[tuple[float, PlayAction]] = []
         for opt in req.options:
             got = self.evaluate(req, opt)
             if got is not None and got[0] > 0:
-                scored.append((got[0], len(scored), got[1]))
-        scored.sort(key=lambda s: (-s[0], s[1]))
-        for _score, _i, action in scored:
+                scored.append(got)
+        scored.sort(key=lambda s: -s[0])  # (a stable sort: equal scores stay in the listed order)
+        for _score, action in scored:
             try:
                 req.check(action)
             except IllegalDecision:

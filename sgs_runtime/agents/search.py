@@ -273,8 +273,9 @@ def _positive(text: str) -> float:
 
 
 def _kinds_text(text: str) -> str:
+    """``kinds`` as given, once it is known to name decisions (:func:`_kinds` reads it again)."""
     _kinds(text)
-    return text.replace("+", ",")
+    return text
 
 
 #: the search bot's settings in an ``--agents`` spec (``search:16:hero=40:kinds=response``):
@@ -283,8 +284,8 @@ SETTINGS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "hero": ("hero_rollouts", _count),  # whole-game worlds per hero offered (0: the heuristic's pick)
     "kinds": ("kinds", _kinds_text),  # which decisions the budget goes to: play, response, play+response
     "z": ("z", _positive),  # the standard errors a play or response candidate's gain must clear
-    "turns": ("max_turns", _count),
-    "alive": ("alive", _count),  # search the play and the responses only once at most that many are alive  # a horizon of that many turns, scored by the evaluation (0: to the end)
+    "turns": ("max_turns", _count),  # a horizon of that many turns, scored by the evaluation (0: to the end)
+    "alive": ("alive", _count),  # search the play and the responses only once at most that many are alive
 }
 
 

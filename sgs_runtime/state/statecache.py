@@ -69,14 +69,14 @@ def remembered(g: "Game", key: tuple[Any, ...], keep: Sequence[Any], compute: Ca
     answer whose computing moved the version on is not kept (pure questions never do)."""
     version = g.version
     cache = g.state_cache
-    hit = (cache.entries if cache.version == version else cache.at(version)).get(key)
+    hit = cache.at(version).get(key)
     if hit is not None:
         if g.check_caches:
             _verify(key, keep, hit[0], compute(g, *args))
         return hit[0]
     value = compute(g, *args)
     if g.version == version:
-        cache.at(version)[key] = (value, keep)
+        cache.put(version, key, value, keep)
     return value
 
 
