@@ -65,13 +65,25 @@ def print_compare(rep: dict[str, Any]) -> None:
                    + (f", {c['forced']} in every game" if c["forced"] else ""))
     if c["changed_heroes"]:
         click.echo(f"  heroes defined differently: {', '.join(c['changed_heroes'])}")
+    counts = c.get("players")
+    if counts:
+        click.echo(f"  all of {', '.join(map(str, counts))} players, pooled:")
     for label, table in (("", c["focus"]), ("role ", c["roles"])):
         for name, d in table.items():
-            lo, hi = d["ci95"]
-            mark = "  significant" if d["significant"] else ""
-            click.echo(f"  {label}{name:<14} A {d['a']['rate']:.1%}  B {d['b']['rate']:.1%}  "
-                       f"B−A {d['diff']:+.1%} (95% {lo:+.1%} to {hi:+.1%}), p {d['p']:.4f}, "
-                       f"{d['pairs']} pairs{mark}")
+            _line(f"{label}{name}", d)
+    for n, sub in rep.get("by_players", {}).items() if counts else ():
+        click.echo(f"  {n} players:")
+        for name, d in sub["compare"]["focus"].items():
+            _line(name, d)
+
+
+def _line(name: str, d: dict[str, Any]) -> None:
+    """One difference: both rates, B − A with its interval, the p-value and the pairs."""
+    lo, hi = d["ci95"]
+    mark = "  significant" if d["significant"] else ""
+    click.echo(f"  {name:<14} A {d['a']['rate']:.1%}  B {d['b']['rate']:.1%}  "
+               f"B−A {d['diff']:+.1%} (95% {lo:+.1%} to {hi:+.1%}), p {d['p']:.4f}, "
+               f"{d['pairs']} pairs{mark}")
 
 
 def run_ab(*, compare_dirs: Optional[tuple[Path, Path]], force_hero: Optional[str], content: Any,

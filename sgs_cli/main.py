@@ -522,8 +522,8 @@ def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optio
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
     ab = compare_dirs is not None or force_hero is not None
-    if ab and (len(counts) > 1 or check):
-        raise click.UsageError("--compare and --force-hero take one --players count, and no --check")
+    if ab and check:
+        raise click.UsageError("--compare and --force-hero take no --check (run the invariants on their own)")
     total = games * len(counts) * (2 if ab else 1)
     show = progress if progress is not None else (total >= 200 and sys.stderr.isatty())
     reports: dict[int, Any] = {}
@@ -535,7 +535,7 @@ def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optio
                 try:
                     rep = run_ab(compare_dirs=compare_dirs, force_hero=force_hero, content=content,
                                  content_dir=content_dir, packs=packs, load=_load, rules_id=rules.id,
-                                 players=counts[0], games=games, seed=seed, agents=agents, hero_pool=pool,
+                                 players=counts, games=games, seed=seed, agents=agents, hero_pool=pool,
                                  options=options, workers=workers, backend=backend, scheduler=scheduler,
                                  progress=bar.update if bar is not None else None)
                 except UsageError as exc:

@@ -186,6 +186,26 @@ def test_compare_of_a_tree_with_itself_flags_nothing(arms: tuple[Arm, Arm]) -> N
         assert all(d["diff"] == 0 and d["p"] == 1.0 and not d["significant"] for d in table.values())
 
 
+def test_compare_over_several_player_counts_pools_the_pairs(arms: tuple[Arm, Arm]) -> None:
+    weak, strong = arms
+    rep = compare(weak, strong, players=[5, 6], games=16, seed=3, force="tester")
+    c = rep["compare"]
+    assert c["players"] == [5, 6] and c["paired_by"].startswith("player count")
+    by = {n: rep["by_players"][n]["compare"] for n in ("5", "6")}
+    one = compare(weak, strong, players=6, games=16, seed=3, force="tester")["compare"]
+    assert by["6"]["focus"] == one["focus"]  # each count's figures are that count's run
+    d = c["focus"]["tester"]
+    assert d["pairs"] == 32 == sum(f["focus"]["tester"]["pairs"] for f in by.values())
+    # the pooled B − A is the mean of the counts' (the same number of pairs in each)
+    assert d["diff"] == pytest.approx(sum(f["focus"]["tester"]["diff"] for f in by.values()) / 2, abs=1e-4)
+    assert d["diff"] > 0 and d["significant"]
+    # the rebels' seats: two a game at 5 players, three at 6
+    assert c["roles"]["rebel"]["pairs"] == 16 * 2 + 16 * 3
+    assert sum(c["forced_roles"].values()) == 32
+    assert rep["games"] == rep["baseline"]["games"] == 32
+    assert all(w.startswith(("5 players: ", "6 players: ")) for w in rep["warnings"])
+
+
 def test_cli_compare_two_content_trees(tmp_path: Path) -> None:
     a, b = copy_builtin_tree(tmp_path / "a"), copy_builtin_tree(tmp_path / "b")
     heroes = b / "heroes" / "standard.yaml"
@@ -221,12 +241,34 @@ def test_cli_forced_hero_against_a_baseline() -> None:
     assert c["mode"] == "baseline" and c["forced"] == "guanyu" and c["focus"]["guanyu"]["pairs"] == 10
 
 
+def test_cli_forced_hero_over_two_player_counts(tmp_path: Path) -> None:
+    result = run_cli("simulate", "--games", "6", "--seed", "1", "--players", "5,6", "--force-hero", "guanyu")
+    assert result.exit_code == 0, result.output
+    assert "all of 5, 6 players, pooled:" in result.output
+    assert "  5 players:" in result.output and "  6 players:" in result.output
+    result = run_cli("simulate", "--games", "6", "--seed", "1", "--players", "5,6", "--force-hero", "guanyu", "--json")
+    rep = json.loads(result.stdout)
+    assert rep["compare"]["players"] == [5, 6] and rep["compare"]["focus"]["guanyu"]["pairs"] == 12
+    assert rep["by_players"]["5"]["compare"]["focus"]["guanyu"]["pairs"] == 6
+    if importlib.util.find_spec("matplotlib") is None:  # the report needs the report extra
+        return
+    out = tmp_path / "report"
+    result = run_cli("simulate", "--games", "6", "--seed", "1", "--players", "5,6", "--force-hero", "guanyu",
+                     "--report", str(out))
+    assert result.exit_code == 0, result.output
+    with (out / "compare.csv").open(encoding="utf-8") as f:
+        rows = [(r["players"], r["kind"], r["name"]) for r in csv.DictReader(f)]
+    assert ("all", "focus", "guanyu") in rows and ("5", "focus", "guanyu") in rows and ("6", "role", "lord") in rows
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "<h3>5 players</h3>" in page and "<h3>6 players</h3>" in page
+
+
 @pytest.mark.parametrize("args, message", [
     (["--force-hero", "guanyo"], "no hero 'guanyo' (did you mean 'guanyu'?)"),
     (["--compare", "docs", str(WEAK)], "is not content"),
     (["--compare", "no_such_folder", str(WEAK)], "no_such_folder does not exist"),
     (["--compare", "README.md", str(WEAK)], "is not a folder"),
-    (["--compare", str(WEAK), str(STRONG), "--force-hero", "tester", "--players", "5,6"], "one --players count"),
+    (["--compare", str(WEAK), str(STRONG), "--force-hero", "tester", "--check"], "take no --check"),
 ])
 def test_cli_balance_usage_errors(args: list[str], message: str) -> None:
     result = run_cli("simulate", "--games", "2", *args)

@@ -18,7 +18,7 @@ two-proportion test over all the seats. A difference is called significant when 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Sequence
 
 from sgs_runtime.errors import UsageError
@@ -28,6 +28,9 @@ from sgs_runtime.state.definitions import Content
 
 #: the significance level of the reports' tests
 ALPHA = 0.05
+
+#: a focus name -> per game, the hero whose seat is meant in A and in B
+Focus = dict[str, tuple[list[str], list[str]]]
 
 
 @dataclass
@@ -116,7 +119,7 @@ def _hero_seats(hero: str) -> Callable[[GameSummary], list[int]]:
     return which
 
 
-def comparison(a: Sequence[GameSummary], b: Sequence[GameSummary], focus: dict[str, tuple[list[str], list[str]]],
+def comparison(a: Sequence[GameSummary], b: Sequence[GameSummary], focus: Focus,
                ) -> dict[str, Any]:
     """The A/B figures: for each focus (a name and, per game, the hero whose seat is meant in A and
     in B), each role (every seat of it), and each hero that sits at the same seat in both runs."""
@@ -146,16 +149,66 @@ def comparison(a: Sequence[GameSummary], b: Sequence[GameSummary], focus: dict[s
     return out
 
 
-def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: int = 5, games: int = 100, seed: int = 0,
-            agents: str = "random", hero_pool: Optional[Sequence[str]] = None, force: Optional[str] = None,
-            baseline: bool = False, options: Optional[dict[str, Any]] = None, workers: int = 1,
-            backend: str = "process", scheduler: Optional[str] = None,
+def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: "int | Sequence[int]" = 5, games: int = 100,
+            seed: int = 0, agents: str = "random", hero_pool: Optional[Sequence[str]] = None,
+            force: Optional[str] = None, baseline: bool = False, options: Optional[dict[str, Any]] = None,
+            workers: int = 1, backend: str = "process", scheduler: Optional[str] = None,
             progress: Optional[Callable[[int], None]] = None) -> dict[str, Any]:
     """Play the same games with A and with B and compare them (see the module's text).
 
     ``force``: a hero in every game; with ``baseline`` A and B are one content and the hero is
     forced into B only, against the hero A's deal puts at that seat. The report is B's, with
-    ``compare`` (the figures) and ``baseline`` (A's full report) added."""
+    ``compare`` (the figures) and ``baseline`` (A's full report) added.
+
+    ``players`` may name several player counts: each count is compared on its own (in
+    ``by_players``, as a run over several counts reports), and ``compare`` pools the pairs of
+    every count (a game of one count is paired only with the same game of that count)."""
+    counts = [players] if isinstance(players, int) else list(players)
+    if not counts:
+        raise UsageError("compare: no player count")
+    run: dict[str, Any] = dict(rules_id=rules_id, games=games, seed=seed, agents=agents, hero_pool=hero_pool,
+                               force=force, baseline=baseline, options=options, workers=workers, backend=backend,
+                               scheduler=scheduler, progress=progress)
+    if len(counts) == 1:
+        rep, _runs = _compare_one(a, b, players=counts[0], **run)
+        return rep
+    from sgs_runtime.runs.simulate import combine
+
+    reps: dict[int, dict[str, Any]] = {}
+    pooled_a: list[GameSummary] = []
+    pooled_b: list[GameSummary] = []
+    focus: Focus = {}
+    for k, n in enumerate(counts):
+        reps[n], (sum_a, sum_b, count_focus) = _compare_one(a, b, players=n, **run)
+        offset = k * games  # game i of the k-th count is game k * games + i of the pool
+        pooled_a += [replace(s, index=s.index + offset) for s in sum_a]
+        pooled_b += [replace(s, index=s.index + offset) for s in sum_b]
+        for name, (in_a, in_b) in count_focus.items():
+            acc = focus.setdefault(name, ([], []))
+            acc[0].extend(in_a)
+            acc[1].extend(in_b)
+    rep = combine(reps)
+    first = reps[counts[0]]["compare"]
+    rep["compare"] = {**{k: first[k] for k in ("a", "b", "mode", "forced", "changed_heroes", "alpha")},
+                      "paired_by": "player count, game seed and seat", "players": counts,
+                      **comparison(pooled_a, pooled_b, focus)}
+    if force is not None:
+        roles: dict[str, int] = {}
+        for r in reps.values():
+            for role, seats in r["compare"]["forced_roles"].items():
+                roles[role] = roles.get(role, 0) + seats
+        rep["compare"]["forced_roles"] = dict(sorted(roles.items()))
+    rep["baseline"] = combine({n: r["baseline"] for n, r in reps.items()})
+    rep["warnings"] = [f"{n} players: {w}" for n in counts for w in reps[n]["warnings"]]
+    return rep
+
+
+def _compare_one(a: Arm, b: Arm, *, rules_id: Optional[str], players: int, games: int, seed: int, agents: str,
+                 hero_pool: Optional[Sequence[str]], force: Optional[str], baseline: bool,
+                 options: Optional[dict[str, Any]], workers: int, backend: str, scheduler: Optional[str],
+                 progress: Optional[Callable[[int], None]],
+                 ) -> tuple[dict[str, Any], tuple[list[GameSummary], list[GameSummary], Focus]]:
+    """:func:`compare` at one player count: the report, and the games and focus it was worked out from."""
     rules = a.content.ruleset(rules_id)
     b.content.ruleset(rules.id)  # both contents must have the rules
     changed = changed_heroes(a.content, b.content)
@@ -168,7 +221,7 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: int = 5,
     deals = fair_deals(a.content, rules.id, players, games, seed, pool, options)
     deals_a: list[Deal] = deals
     deals_b: list[Deal] = deals
-    focus: dict[str, tuple[list[str], list[str]]] = {}
+    focus: Focus = {}
     if force is not None:
         forced, replaced = force_hero(deals, force, seed, rules.selection.lord_role,
                                       a.content.heroes[force].can_be_lord)
@@ -210,7 +263,7 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: int = 5,
     if not focus:
         rep["warnings"] = [*rep["warnings"], "A and B define every hero alike: no hero is compared on its own "
                                              "(the roles and heroes tables still are)"]
-    return rep
+    return rep, (sum_a, sum_b, focus)
 
 
 def _design_pool(content: Content, rules_id: str, players: int, hero_pool: Optional[Sequence[str]],

@@ -10,7 +10,8 @@
 * ``hero_roles.csv`` — per hero and role (and ``not_lord``, ``all``): seats, wins, rate, interval;
 * ``fair_pool.csv`` — with ``--fair-pool``: the seats of each role each hero was dealt;
 * ``compare.csv``, ``compare.svg`` — with ``--compare`` or ``--force-hero``: B minus A for each
-  focus, role and hero, with intervals and p-values;
+  focus, role and hero, with intervals and p-values (``players``: ``all`` for the run's pooled
+  figures, and with several player counts each count's rows too);
 * ``report.json`` — the simulation's JSON report;
 * ``heroes.svg``, ``roles.svg``, ``hero_roles.svg`` — the charts (the last: each hero's rate against
   its roles' average);
@@ -77,11 +78,14 @@ def _balance_csv(rep: dict[str, Any], out: Path) -> list[Path]:
                              [[h, *(c.get(r, 0) for r in roles)] for h, c in rep["fair_pool"]["counts"].items()]))
     if "compare" in rep:
         c = rep["compare"]
+        # (the pooled figures over every player count, "all", then with several counts each count's)
+        tables = [("all", c)] + [(n, sub["compare"]) for n, sub in _compare_counts(rep)]
         rows = [[kind, name, d["a"]["rate"], d["b"]["rate"], d["diff"], *d["ci95"], d["z"], d["p"], d["pairs"],
-                 d["significant"]] for kind, table in (("focus", c["focus"]), ("role", c["roles"]),
-                                                       ("hero", c["heroes"])) for name, d in table.items()]
+                 d["significant"], players] for players, fig in tables
+                for kind, table in (("focus", fig["focus"]), ("role", fig["roles"]), ("hero", fig["heroes"]))
+                for name, d in table.items()]
         written.append(_rows(out / "compare.csv", ["kind", "name", "rate_a", "rate_b", "diff", "ci95_low",
-                                                   "ci95_high", "z", "p", "pairs", "significant"], rows))
+                                                   "ci95_high", "z", "p", "pairs", "significant", "players"], rows))
     return written
 
 
@@ -310,11 +314,25 @@ def _compare_html(rep: dict[str, Any], svg: str) -> str:
                  f"{d['unpaired']['diff']:+.1%}, p {d['unpaired']['p']:.4f}"] for n, d in table.items()]
 
     head = ["", "A", "B", "B − A", "95% interval", "p (paired)", "pairs", f"p < {c['alpha']}", "unpaired"]
+    counts = c.get("players")
+    pooled = (f" The figures pool the games of {html.escape(', '.join(map(str, counts)))} players; each "
+              "count's own are below." if counts else "")
+    per_count = "".join(f"<h3>{html.escape(str(n))} players</h3>"
+                        + _table(head, rows(sub["compare"]["focus"])
+                                 + [[f"role {r[0]}", *r[1:]] for r in rows(sub["compare"]["roles"])])
+                        for n, sub in _compare_counts(rep))
     return (f'<h2 id="compare">A/B</h2><p>{what}; the same games (seeds, roles, deal) in both, paired by '
             f"{html.escape(c['paired_by'])}. The test is McNemar's over the pairs; the unpaired two-proportion "
-            f"test is beside it.</p>{changed}<figure id=\"compare-chart\">{svg}</figure>"
+            f"test is beside it.{pooled}</p>{changed}<figure id=\"compare-chart\">{svg}</figure>"
             + _table(head, rows(c["focus"])) + "<h3>Roles</h3>" + _table(head, rows(c["roles"]))
-            + "<h3>Heroes</h3>" + _table(head, rows(c["heroes"])))
+            + "<h3>Heroes</h3>" + _table(head, rows(c["heroes"])) + per_count)
+
+
+def _compare_counts(rep: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """With an A/B run over several player counts, each count's report (which has its own A/B figures)."""
+    if not rep.get("compare", {}).get("players"):
+        return []
+    return [(n, sub) for n, sub in rep.get("by_players", {}).items() if "compare" in sub]
 
 
 def write_report(rep: dict[str, Any], out_dir: Path | str) -> list[Path]:
