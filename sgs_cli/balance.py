@@ -71,6 +71,10 @@ def print_compare(rep: dict[str, Any]) -> None:
     for label, table in (("", c["focus"]), ("role ", c["roles"])):
         for name, d in table.items():
             _line(f"{label}{name}", d)
+            het = d.get("counts_differ")
+            if het is not None:
+                click.echo(f"  {'':<14} between the counts (Cochran's Q): Q {het['q']:.2f}, {het['df']} df, "
+                           f"p {het['p']:.4f}")
     for n, sub in rep.get("by_players", {}).items() if counts else ():
         click.echo(f"  {n} players:")
         for name, d in sub["compare"]["focus"].items():

@@ -24,7 +24,9 @@ from sgs_runtime.runs.simulate import TIMING_FIELDS, play_one, run_report, simul
 from sgs_runtime.runs.stats import (
     MIN_SAMPLE,
     balanced_deals,
+    chi2_sf,
     force_hero,
+    heterogeneity,
     paired_difference,
     two_proportion,
     warnings,
@@ -204,6 +206,26 @@ def test_compare_over_several_player_counts_pools_the_pairs(arms: tuple[Arm, Arm
     assert sum(c["forced_roles"].values()) == 32
     assert rep["games"] == rep["baseline"]["games"] == 32
     assert all(w.startswith(("5 players: ", "6 players: ")) for w in rep["warnings"])
+    het = d["counts_differ"]
+    assert het["df"] == 1 and 0 <= het["p"] <= 1 and het == heterogeneity([f["focus"]["tester"] for f in by.values()])
+
+
+def test_chi_squared_tail_and_heterogeneity_on_known_numbers() -> None:
+    # the 5% points of chi-squared with 1 to 4 degrees of freedom, and the median of 1 degree
+    for x, df in ((3.841459, 1), (5.991465, 2), (7.814728, 3), (9.487729, 4)):
+        assert chi2_sf(x, df) == pytest.approx(0.05, abs=1e-6)
+    assert chi2_sf(0.454936, 1) == pytest.approx(0.5, abs=1e-6)
+    assert chi2_sf(0.0, 3) == 1.0
+    # two counts with opposite differences of 20 points (40 changed pairs of 100 each): Q = 2·0.2²/var
+    a = {"pairs": 100, "won_in_a_only": 10, "won_in_b_only": 30}
+    b = {"pairs": 100, "won_in_a_only": 30, "won_in_b_only": 10}
+    var = (40 - 20 ** 2 / 100) / 100 ** 2
+    got = heterogeneity([a, b])
+    assert got is not None and got["q"] == pytest.approx(2 * 0.2 ** 2 / var, abs=1e-3) and got["df"] == 1
+    assert heterogeneity([a, dict(a), dict(a)]) == {"test": "Cochran's Q over the player counts", "q": 0.0, "df": 2,
+                                                     "p": 1.0, "counts": 3}
+    # a count where no pair changed tells nothing of the noise: left out, and one count is no test
+    assert heterogeneity([a, {"pairs": 50, "won_in_a_only": 0, "won_in_b_only": 0}]) is None
 
 
 def test_cli_compare_two_content_trees(tmp_path: Path) -> None:

@@ -23,7 +23,16 @@ from typing import Any, Callable, Optional, Sequence
 
 from sgs_runtime.errors import UsageError
 from sgs_runtime.runs.simulate import GameSummary, fair_deals, play_games, run_report
-from sgs_runtime.runs.stats import Deal, deal_counts, finished, force_hero, paired_difference, seat_won, two_proportion
+from sgs_runtime.runs.stats import (
+    Deal,
+    deal_counts,
+    finished,
+    force_hero,
+    heterogeneity,
+    paired_difference,
+    seat_won,
+    two_proportion,
+)
 from sgs_runtime.state.definitions import Content
 
 #: the significance level of the reports' tests
@@ -192,6 +201,10 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: "int | S
     rep["compare"] = {**{k: first[k] for k in ("a", "b", "mode", "forced", "changed_heroes", "alpha")},
                       "paired_by": "player count, game seed and seat", "players": counts,
                       **comparison(pooled_a, pooled_b, focus)}
+    for table in ("focus", "roles"):  # whether the counts' differences differ more than their noise
+        for name, d in rep["compare"][table].items():
+            parts = [r["compare"][table][name] for r in reps.values() if name in r["compare"][table]]
+            d["counts_differ"] = heterogeneity(parts)
     if force is not None:
         roles: dict[str, int] = {}
         for r in reps.values():

@@ -317,6 +317,12 @@ def _compare_html(rep: dict[str, Any], svg: str) -> str:
     counts = c.get("players")
     pooled = (f" The figures pool the games of {html.escape(', '.join(map(str, counts)))} players; each "
               "count's own are below." if counts else "")
+    differ = [(n, d["counts_differ"]) for n, d in [*c["focus"].items(), *((f"role {r}", d) for r, d in
+                                                                          c["roles"].items())]
+              if d.get("counts_differ")]
+    if differ:
+        pooled += (" Whether the counts' differences differ more than their noise (Cochran's Q): "
+                   + "; ".join(f"{html.escape(n)} p {h['p']:.4f}" for n, h in differ) + ".")
     per_count = "".join(f"<h3>{html.escape(str(n))} players</h3>"
                         + _table(head, rows(sub["compare"]["focus"])
                                  + [[f"role {r[0]}", *r[1:]] for r in rows(sub["compare"]["roles"])])

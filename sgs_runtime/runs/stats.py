@@ -100,6 +100,55 @@ def paired_difference(pairs: Sequence[tuple[bool, bool]]) -> dict[str, Any]:
             "z": round(z, 4), "p": round(two_sided_p(z) if discordant else 1.0, 4)}
 
 
+def chi2_sf(x: float, df: int) -> float:
+    """P(X ≥ x) for a chi-squared variable with ``df`` degrees of freedom (exact, from the closed
+    forms for 1 and 2 degrees and the recurrence Q(k + 2) = Q(k) + (x/2)^(k/2) e^(−x/2) / Γ(k/2 + 1)).
+
+    >>> round(chi2_sf(3.841459, 1), 4), round(chi2_sf(5.991465, 2), 4), round(chi2_sf(7.814728, 3), 4)
+    (0.05, 0.05, 0.05)
+    """
+    if df < 1:
+        raise ValueError("chi2_sf: at least one degree of freedom")
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    k = 2 - df % 2
+    q = math.exp(-half) if k == 2 else math.erfc(math.sqrt(half))
+    while k < df:
+        q += math.exp((k / 2) * math.log(half) - half - math.lgamma(k / 2 + 1))
+        k += 2
+    return min(1.0, q)
+
+
+def heterogeneity(parts: Sequence[dict[str, Any]]) -> Optional[dict[str, Any]]:
+    """Whether paired differences (:func:`paired_difference`, one per stratum: a player count) differ
+    more than their noise: Cochran's Q, the sum of ``w·(d − d̄)²`` with ``w`` the inverse of each
+    difference's variance and ``d̄`` their weighted mean, against chi-squared with one degree fewer
+    than the strata. A stratum with no changed pair has no variance and is left out; with fewer than
+    two left there is no test (``None``).
+
+    >>> a = {"pairs": 100, "won_in_a_only": 10, "won_in_b_only": 30}
+    >>> heterogeneity([a, dict(a)])["p"]
+    1.0
+    >>> heterogeneity([a, {"pairs": 100, "won_in_a_only": 30, "won_in_b_only": 10}])["p"] < 0.001
+    True
+    """
+    ds, ws = [], []
+    for d in parts:
+        n, b, c = d["pairs"], d["won_in_a_only"], d["won_in_b_only"]
+        var = (b + c - (c - b) ** 2 / n) / (n * n) if n else 0.0
+        if var > 0:
+            ds.append((c - b) / n)
+            ws.append(1 / var)
+    if len(ds) < 2:
+        return None
+    mean = sum(w * d for w, d in zip(ws, ds)) / sum(ws)
+    q = sum(w * (d - mean) ** 2 for w, d in zip(ws, ds))
+    df = len(ds) - 1
+    return {"test": "Cochran's Q over the player counts", "q": round(q, 4), "df": df,
+            "p": round(chi2_sf(q, df), 4), "counts": len(ds)}
+
+
 # ---------------------------------------------------------------------- the fair deal
 
 
