@@ -279,8 +279,12 @@ def test_cli_forced_hero_over_two_player_counts(tmp_path: Path) -> None:
                      "--report", str(out))
     assert result.exit_code == 0, result.output
     with (out / "compare.csv").open(encoding="utf-8") as f:
-        rows = [(r["players"], r["kind"], r["name"]) for r in csv.DictReader(f)]
+        table = list(csv.DictReader(f))
+    rows = [(r["players"], r["kind"], r["name"]) for r in table]
     assert ("all", "focus", "guanyu") in rows and ("5", "focus", "guanyu") in rows and ("6", "role", "lord") in rows
+    pooled = next(r for r in table if (r["players"], r["kind"], r["name"]) == ("all", "focus", "guanyu"))
+    het = rep["compare"]["focus"]["guanyu"]["counts_differ"]
+    assert pooled["counts_differ_p"] == ("" if het is None else str(het["p"]))
     page = (out / "index.html").read_text(encoding="utf-8")
     assert "<h3>5 players</h3>" in page and "<h3>6 players</h3>" in page
 

@@ -11,7 +11,8 @@
 * ``fair_pool.csv`` — with ``--fair-pool``: the seats of each role each hero was dealt;
 * ``compare.csv``, ``compare.svg`` — with ``--compare`` or ``--force-hero``: B minus A for each
   focus, role and hero, with intervals and p-values (``players``: ``all`` for the run's pooled
-  figures, and with several player counts each count's rows too);
+  figures, and with several player counts each count's rows too, and the pooled focus and role
+  rows' ``counts_differ_p``, stats.heterogeneity);
 * ``report.json`` — the simulation's JSON report;
 * ``heroes.svg``, ``roles.svg``, ``hero_roles.svg`` — the charts (the last: each hero's rate against
   its roles' average);
@@ -81,11 +82,12 @@ def _balance_csv(rep: dict[str, Any], out: Path) -> list[Path]:
         # (the pooled figures over every player count, "all", then with several counts each count's)
         tables = [("all", c)] + [(n, sub["compare"]) for n, sub in _compare_counts(rep)]
         rows = [[kind, name, d["a"]["rate"], d["b"]["rate"], d["diff"], *d["ci95"], d["z"], d["p"], d["pairs"],
-                 d["significant"], players] for players, fig in tables
+                 d["significant"], players, (d.get("counts_differ") or {}).get("p", "")] for players, fig in tables
                 for kind, table in (("focus", fig["focus"]), ("role", fig["roles"]), ("hero", fig["heroes"]))
                 for name, d in table.items()]
         written.append(_rows(out / "compare.csv", ["kind", "name", "rate_a", "rate_b", "diff", "ci95_low",
-                                                   "ci95_high", "z", "p", "pairs", "significant", "players"], rows))
+                                                   "ci95_high", "z", "p", "pairs", "significant", "players",
+                                                   "counts_differ_p"], rows))
     return written
 
 
