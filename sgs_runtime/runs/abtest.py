@@ -172,7 +172,7 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: "int | S
     ``players`` may name several player counts: each count is compared on its own (in
     ``by_players``, as a run over several counts reports), and ``compare`` pools the pairs of
     every count (a game of one count is paired only with the same game of that count)."""
-    counts = [players] if isinstance(players, int) else list(players)
+    counts = [players] if isinstance(players, int) else list(dict.fromkeys(players))
     if not counts:
         raise UsageError("compare: no player count")
     run: dict[str, Any] = dict(rules_id=rules_id, games=games, seed=seed, agents=agents, hero_pool=hero_pool,
@@ -192,13 +192,13 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: "int | S
         offset = k * games  # game i of the k-th count is game k * games + i of the pool
         pooled_a += [replace(s, index=s.index + offset) for s in sum_a]
         pooled_b += [replace(s, index=s.index + offset) for s in sum_b]
-        for name, (in_a, in_b) in count_focus.items():
-            acc = focus.setdefault(name, ([], []))
-            acc[0].extend(in_a)
-            acc[1].extend(in_b)
+        for name, (in_a, in_b) in count_focus.items():  # (no hero's seat is meant in a count without it)
+            acc = focus.setdefault(name, ([""] * games * len(counts), [""] * games * len(counts)))
+            acc[0][offset:offset + games] = in_a
+            acc[1][offset:offset + games] = in_b
     rep = combine(reps)
     first = reps[counts[0]]["compare"]
-    rep["compare"] = {**{k: first[k] for k in ("a", "b", "mode", "forced", "changed_heroes", "alpha")},
+    rep["compare"] = {**{key: first[key] for key in ("a", "b", "mode", "forced", "changed_heroes", "alpha")},
                       "paired_by": "player count, game seed and seat", "players": counts,
                       **comparison(pooled_a, pooled_b, focus)}
     for table in ("focus", "roles"):  # whether the counts' differences differ more than their noise
