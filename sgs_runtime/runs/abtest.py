@@ -206,11 +206,7 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: "int | S
             parts = [r["compare"][table][name] for r in reps.values() if name in r["compare"][table]]
             d["counts_differ"] = heterogeneity(parts)
     if force is not None:
-        roles: dict[str, int] = {}
-        for r in reps.values():
-            for role, seats in r["compare"]["forced_roles"].items():
-                roles[role] = roles.get(role, 0) + seats
-        rep["compare"]["forced_roles"] = dict(sorted(roles.items()))
+        rep["compare"]["forced_roles"] = _forced_roles(pooled_b, force)
     rep["baseline"] = combine({n: r["baseline"] for n, r in reps.items()})
     rep["warnings"] = [f"{n} players: {w}" for n in counts for w in reps[n]["warnings"]]
     return rep
@@ -267,16 +263,21 @@ def _compare_one(a: Arm, b: Arm, *, rules_id: Optional[str], players: int, games
     rep["warnings"] = [*rep_b["warnings"], *(f"in A ({a.label}): {w}" for w in rep_a["warnings"]
                                              if w not in rep_b["warnings"])]
     if force is not None:
-        roles: dict[str, int] = {}
-        for s in sum_b:
-            seat = _seat_of(s, force)
-            if seat is not None:
-                roles[s.heroes[seat][1]] = roles.get(s.heroes[seat][1], 0) + 1
-        rep["compare"]["forced_roles"] = dict(sorted(roles.items()))
+        rep["compare"]["forced_roles"] = _forced_roles(sum_b, force)
     if not focus:
         rep["warnings"] = [*rep["warnings"], "A and B define every hero alike: no hero is compared on its own "
                                              "(the roles and heroes tables still are)"]
     return rep, (sum_a, sum_b, focus)
+
+
+def _forced_roles(summaries: Sequence[GameSummary], hero: str) -> dict[str, int]:
+    """Role -> the games in which the forced ``hero`` played it."""
+    roles: dict[str, int] = {}
+    for s in summaries:
+        seat = _seat_of(s, hero)
+        if seat is not None:
+            roles[s.heroes[seat][1]] = roles.get(s.heroes[seat][1], 0) + 1
+    return dict(sorted(roles.items()))
 
 
 def _design_pool(content: Content, rules_id: str, players: int, hero_pool: Optional[Sequence[str]],

@@ -90,14 +90,19 @@ def paired_difference(pairs: Sequence[tuple[bool, bool]]) -> dict[str, Any]:
     only_a = sum(1 for a, b in pairs if a and not b)
     only_b = sum(1 for a, b in pairs if b and not a)
     diff = (only_b - only_a) / n if n else 0.0
-    var = (only_a + only_b - (only_b - only_a) ** 2 / n) / (n * n) if n else 0.0
-    se = math.sqrt(max(0.0, var))
+    se = math.sqrt(max(0.0, _paired_variance(n, only_a, only_b)))
     discordant = only_a + only_b
     z = (only_b - only_a) / math.sqrt(discordant) if discordant else 0.0
     return {"test": "paired (McNemar) z-test", "a": rate(ka, n, "n"), "b": rate(kb, n, "n"),
             "pairs": n, "won_in_a_only": only_a, "won_in_b_only": only_b,
             "diff": round(diff, 4), "ci95": (round(diff - Z95 * se, 4), round(diff + Z95 * se, 4)),
             "z": round(z, 4), "p": round(two_sided_p(z) if discordant else 1.0, 4)}
+
+
+def _paired_variance(n: int, only_a: int, only_b: int) -> float:
+    """The variance of a paired difference (c − b)/n over ``n`` pairs, ``only_a`` (b) won in A alone
+    and ``only_b`` (c) in B alone (0 with no pair)."""
+    return (only_a + only_b - (only_b - only_a) ** 2 / n) / (n * n) if n else 0.0
 
 
 def chi2_sf(x: float, df: int) -> float:
@@ -136,7 +141,7 @@ def heterogeneity(parts: Sequence[dict[str, Any]]) -> Optional[dict[str, Any]]:
     ds, ws = [], []
     for d in parts:
         n, b, c = d["pairs"], d["won_in_a_only"], d["won_in_b_only"]
-        var = (b + c - (c - b) ** 2 / n) / (n * n) if n else 0.0
+        var = _paired_variance(n, b, c)
         if var > 0:
             ds.append((c - b) / n)
             ws.append(1 / var)
