@@ -1,0 +1,201 @@
+"""How much a style of play moves one seat's wins: a probe of what a search over styles could gain.
+
+    python benchmarks/play_styles.py --deals 1000 --workers 2
+    python benchmarks/play_styles.py --deals 200 --styles focus,traitor_loyal --json
+
+Each deal (a seed of the 5-player identity game) is played once with heuristic bots
+on every seat and once for each style with that style's bot on one seat (seat ``deal
+mod players``, as in ``tiers.py``), the heuristic elsewhere. A *style* is the
+heuristic bot with one of its habits changed, so the two games of a deal part only
+where the habit makes the seat act otherwise:
+
+* ``focus``: harmful cards go to the enemy with the least HP first (not the most
+  hostile first);
+* ``finish``: an enemy at 1 HP first, else as the heuristic;
+* ``wary`` / ``bold``: harm only players believed enemies above 0.9 / 0.05 (the
+  heuristic: 0.3);
+* ``no_rescue``: save only oneself when dying, not a friend;
+* ``traitor_loyal``: a traitor plays for the lord's side while more than one other
+  player is alive (the heuristic keeps the sides balanced);
+* ``traitor_rebel``: a traitor plays for the rebels while it has more than 1 HP.
+
+For each role: the seat's win rate with each style against the heuristic's, the
+style's share of the seat's wins (50%: no change), and the *oracle* rate: how often
+the seat won in at least one of the deal's games. The oracle is a bound on what
+choosing a style per deal could give, and a loose one: it counts as won every deal
+where one of the styles was lucky.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sgs_runtime.agents.bots import HeuristicAgent  # noqa: E402
+from sgs_runtime.runs import simulate  # noqa: E402
+from sgs_runtime.runs.simulate import game_seed, play_one, wilson  # noqa: E402
+from sgs_runtime.state.model import Player  # noqa: E402
+
+
+class StyledAgent(HeuristicAgent):
+    """The heuristic bot with some of its habits changed (the class attributes)."""
+
+    enemy_at = 0.3  # the hostility above which a player is harmed
+    focus: Optional[str] = None  # "hp": the least HP first; "finish": a player at 1 HP first
+    rescue_others = True
+    traitor_as: Optional[str] = None  # the side a traitor plays for while the game is open
+
+    def _my_side(self) -> str:
+        side = super()._my_side()
+        if side == "alone" and self.traitor_as is not None:
+            assert self.view is not None and self.me is not None
+            if len([q for q in self.view.alive() if q is not self.me]) > 1:
+                if self.traitor_as == "lord" or self.me.hp > 1:
+                    return self.traitor_as
+        return side
+
+    def respond(self, req: Any) -> Any:
+        if not self.rescue_others and req.pattern == "rescue" and req.target is not self.me:
+            return None
+        return super().respond(req)
+
+    def _pick_targets(self, cands: Sequence[Player], lo: int, hi: int, hints: Any,
+                      elemental: bool = False) -> Optional[list[Player]]:
+        harmful = not (hints.targets in ("friend", "self") or hints.intent == "help") \
+            and (hints.intent in ("harm", None) or hints.targets == "enemy")
+        if not harmful or (self.focus is None and self.enemy_at == 0.3):
+            return super()._pick_targets(cands, lo, hi, hints, elemental)
+        if hints.aim is not None and self.view is not None:
+            cands = [p for p in cands if hints.aim(self.view.frame({"me": self.me, "target": p}))]
+        if not cands:
+            return None
+
+        def order(p: Player) -> tuple[Any, ...]:
+            hostile = -self.hostility(p) - (1.0 if elemental and p.chained else 0.0)
+            if self.focus == "hp":
+                return (p.hp, hostile, len(p.hand))
+            if self.focus == "finish":
+                return (p.hp > 1, hostile, p.hp, len(p.hand))
+            return (hostile, p.hp, len(p.hand))
+
+        ranked = sorted(cands, key=order)
+        chosen = [p for p in ranked if self.hostility(p) > self.enemy_at][:hi]
+        if len(chosen) < lo:
+            chosen += [p for p in ranked if p not in chosen and self.hostility(p) > -0.3][: lo - len(chosen)]
+        return chosen[:hi] if len(chosen) >= max(lo, 1) else None
+
+
+STYLES: dict[str, dict[str, Any]] = {
+    "focus": {"focus": "hp"},
+    "finish": {"focus": "finish"},
+    "wary": {"enemy_at": 0.9},
+    "bold": {"enemy_at": 0.05},
+    "no_rescue": {"rescue_others": False},
+    "traitor_loyal": {"traitor_as": "lord"},
+    "traitor_rebel": {"traitor_as": "rebel"},
+}
+
+_CONTENT: list[Any] = []
+
+
+def _register() -> None:
+    for name, habits in STYLES.items():
+        cls = type(f"Styled_{name}", (StyledAgent,), dict(habits, name=f"style_{name}"))
+        simulate.AGENTS[f"style_{name}"] = cls
+
+
+def _content() -> Any:
+    if not _CONTENT:
+        from sgs_dsl.loader import load_content
+
+        _register()
+        _CONTENT.append(load_content())
+    return _CONTENT[0]
+
+
+def _won(summary: Any, seat: int) -> Optional[bool]:
+    if summary.error is not None or summary.limit is not None or not summary.heroes:
+        return None
+    return bool(summary.heroes[seat][0] in summary.winners)
+
+
+def play_deal(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
+    master, players, index, styles = job
+    content = _content()
+    seed = game_seed(master, index)
+    seat = index % players
+    base = play_one(content, "identity", players, seed, index, agents="heuristic")
+    role = base.heroes[seat][1] if base.heroes else "?"
+    row: dict[str, Any] = {"index": index, "seat": seat, "role": role, "heuristic": _won(base, seat), "styles": {}}
+    for name in styles:
+        if name.startswith("traitor_") and role != "traitor":
+            continue
+        got = play_one(content, "identity", players, seed, index, agents=f"style_{name}@{seat},heuristic")
+        row["styles"][name] = _won(got, seat)
+        if got.error:
+            row.setdefault("errors", []).append(got.error.splitlines()[0])
+    return row
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    roles = sorted({r["role"] for r in rows})
+    for role in roles + ["all"]:
+        rs = [r for r in rows if (role == "all" or r["role"] == role) and r["heuristic"] is not None]
+        if not rs:
+            continue
+        base = sum(1 for r in rs if r["heuristic"])
+        entry: dict[str, Any] = {"deals": len(rs), "heuristic": round(base / len(rs), 3),
+                                 "heuristic_ci95": wilson(base, len(rs)),
+                                 "oracle": round(sum(1 for r in rs if r["heuristic"] or any(r["styles"].values()))
+                                                 / len(rs), 3), "styles": {}}
+        for name in STYLES:
+            got = [r for r in rs if r["styles"].get(name) is not None]
+            if not got:
+                continue
+            won = sum(1 for r in got if r["styles"][name])
+            low = sum(1 for r in got if r["heuristic"])
+            entry["styles"][name] = {"deals": len(got), "rate": round(won / len(got), 3), "ci95": wilson(won, len(got)),
+                                     "heuristic": round(low / len(got), 3),
+                                     "share": round(won / (won + low), 3) if won + low else None}
+        out[role] = entry
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--styles", default=",".join(STYLES), help=f"comma-separated, of {', '.join(STYLES)}")
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    styles = tuple(s.strip() for s in a.styles.split(",") if s.strip())
+    unknown = [s for s in styles if s not in STYLES]
+    if unknown:
+        ap.error(f"unknown style '{unknown[0]}'; use {', '.join(STYLES)}")
+    jobs = [(a.seed, a.players, i, styles) for i in range(a.deals)]
+    with ProcessPoolExecutor(max_workers=a.workers) as ex:
+        rows = list(ex.map(play_deal, jobs, chunksize=4))
+    report = {"players": a.players, "seed": a.seed, "errors": sum(len(r.get("errors", [])) for r in rows),
+              "roles": summarise(rows)}
+    if a.json:
+        print(json.dumps(report, indent=1))
+        return
+    for role, e in report["roles"].items():
+        parts = [f"{name} {s['rate']:.1%} (share {s['share']:.0%})" for name, s in e["styles"].items()
+                 if s["share"] is not None]
+        print(f"{role:9s} {e['deals']:5d} deals  heuristic {e['heuristic']:.1%}  oracle {e['oracle']:.1%}  "
+              + "  ".join(parts))
+    print(f"errors: {report['errors']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""benchmarks/play_styles.py: styles of play paired with the heuristic bot on the same deals.
+
+The probe's premise is that a style differs from the heuristic bot only in its one habit: with no
+habit changed, the styled bot plays the heuristic's very game.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+from sgs_runtime.runs import simulate
+from sgs_runtime.runs.simulate import game_seed, play_one
+
+PROBE = Path(__file__).parent.parent / "benchmarks" / "play_styles.py"
+
+
+def _probe() -> Any:
+    spec = importlib.util.spec_from_file_location("play_styles", PROBE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["play_styles"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_style_without_a_changed_habit_plays_the_heuristic_game(monkeypatch: Any) -> None:
+    probe = _probe()
+    content = probe._content()
+    monkeypatch.setitem(simulate.AGENTS, "style_none", probe.StyledAgent)
+    for index in range(4):
+        seed = game_seed(11, index)
+        plain = play_one(content, "identity", 5, seed, index, agents="heuristic")
+        styled = play_one(content, "identity", 5, seed, index, agents=f"style_none@{index % 5},heuristic")
+        assert (styled.winners, styled.turns, styled.events) == (plain.winners, plain.turns, plain.events)
+
+
+def test_the_probe_pairs_every_style_with_the_heuristic_on_each_deal() -> None:
+    probe = _probe()
+    rows = [probe.play_deal((2026, 5, i, tuple(probe.STYLES))) for i in range(5)]
+    assert not any(r.get("errors") for r in rows)
+    for r in rows:
+        expected = {s for s in probe.STYLES if r["role"] == "traitor" or not s.startswith("traitor_")}
+        assert set(r["styles"]) == expected
+    report = probe.summarise(rows)
+    assert report["all"]["deals"] == 5
+    assert report["all"]["oracle"] >= report["all"]["heuristic"]
