@@ -344,6 +344,19 @@ def test_skill_win_rate_when_used_counts_each_seat_once(content) -> None:  # typ
         assert e["seats"] <= rep["finished"] * 5 and e["won"] <= e["seats"]
 
 
+def test_skills_that_work_without_being_invoked_count_for_their_holders(content) -> None:  # type: ignore[no-untyped-def]
+    # every hero of the game: 红颜 and 武神 (filters) and 黄天 (given by 张角 to the others) among them
+    games = [play_one(content, "identity_all", 8, seed, seed, agents="heuristic") for seed in range(40)]
+    used = {sid for g in games for sid in g.skills}
+    for g in games:
+        assert set(g.skills) == set(g.skill_users), "a skill counted in a game has the seats that used it"
+        for sid in {"hongyan", "wushen", "huangtian"} & set(g.skill_users):
+            for seat in g.skill_users[sid]:  # the seat whose hero has it: 张角 for 黄天, not who gave him cards
+                skills = content.heroes[g.heroes[seat][0]].skills
+                assert sid in skills or "weidi" in skills, (sid, seat, g.heroes[seat])  # (伪帝 copies 黄天)
+    assert {"hongyan", "wushen", "huangtian"} <= used
+
+
 def test_report_warns_of_limits_and_small_samples(content, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("matplotlib")
     from sgs_runtime.runs.report import write_report

@@ -336,8 +336,9 @@ class Game:
             if isinstance(who, Player):
                 self.skill_users.setdefault(sid, set()).add(who.seat)
                 through = self.skillset.via(who, sid)
-                if through:  # a copied or granted skill: the skill that gives it took effect too
-                    self.count_skill(through)
+                if through:  # a copied or granted skill: the skill that gives it took effect too, for its holders
+                    givers = self.skillset.givers(who, self.content.skills[sid]) if sid in self.content.skills else []
+                    self.count_skill(through, *(givers or [who]))
         if not self.keep_log and self.log_sink is None:
             return
         record = self._record("seq", kind, fields)
@@ -457,12 +458,16 @@ class Game:
         self.card_users.setdefault(card.kind.id, set()).add(player.seat)
         if self.card_view.active:
             for c in card.physical:
+                holder = self.card_view.whose(c)[0]
                 for sid in self.card_view.changers(c):
-                    self.count_skill(sid)
+                    self.count_skill(sid, *([holder] if holder is not None else []))
 
-    def count_skill(self, sid: str) -> None:
-        """A skill took effect without being invoked (a filter, a grant, a copy): count it for reports."""
+    def count_skill(self, sid: str, *holders: Player) -> None:
+        """A skill took effect without being invoked (a filter, a grant, a copy): count it once for reports,
+        and the players who hold it (a grant's givers) among the seats that used it (win rates when used)."""
         self.skill_counts[sid] = self.skill_counts.get(sid, 0) + 1
+        for holder in holders:
+            self.skill_users.setdefault(sid, set()).add(holder.seat)
 
     def option(self, name: str) -> Any:
         return self.options.get(name)
