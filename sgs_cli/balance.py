@@ -79,6 +79,11 @@ def print_compare(rep: dict[str, Any]) -> None:
         click.echo(f"  {n} players:")
         for name, d in sub["compare"]["focus"].items():
             _line(name, d)
+    if rep.get("checked"):
+        click.echo(f"  invariants checked after every step of both arms: {rep['violations']} violation(s)")
+        for v in rep["violation_samples"]:
+            where = f"{v['players']} players, " if "players" in v else ""
+            click.echo(f"  violation in {v['arm']}, {where}game {v['game']} (seed {v['seed']}): {v['violation']}")
 
 
 def _line(name: str, d: dict[str, Any]) -> None:

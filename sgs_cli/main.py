@@ -522,8 +522,6 @@ def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optio
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
     ab = compare_dirs is not None or force_hero is not None
-    if ab and check:
-        raise click.UsageError("--compare and --force-hero take no --check (run the invariants on their own)")
     total = games * len(counts) * (2 if ab else 1)
     show = progress if progress is not None else (total >= 200 and sys.stderr.isatty())
     reports: dict[int, Any] = {}
@@ -537,7 +535,7 @@ def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optio
                                  content_dir=content_dir, packs=packs, load=_load, rules_id=rules.id,
                                  players=counts, games=games, seed=seed, agents=agents, hero_pool=pool,
                                  options=options, workers=workers, backend=backend, scheduler=scheduler,
-                                 progress=bar.update if bar is not None else None)
+                                 progress=bar.update if bar is not None else None, check=check)
                 except UsageError as exc:
                     raise click.UsageError(str(exc)) from None
             for players in counts if not ab else ():

@@ -162,8 +162,11 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: "int | S
             seed: int = 0, agents: str = "random", hero_pool: Optional[Sequence[str]] = None,
             force: Optional[str] = None, baseline: bool = False, options: Optional[dict[str, Any]] = None,
             workers: int = 1, backend: str = "process", scheduler: Optional[str] = None,
-            progress: Optional[Callable[[int], None]] = None) -> dict[str, Any]:
+            progress: Optional[Callable[[int], None]] = None, check: bool = False) -> dict[str, Any]:
     """Play the same games with A and with B and compare them (see the module's text).
+
+    ``check``: test the invariants after every step of every game of both arms; the report's
+    ``violations`` and ``violation_samples`` count both (each sample says its arm).
 
     ``force``: a hero in every game; with ``baseline`` A and B are one content and the hero is
     forced into B only, against the hero A's deal puts at that seat. The report is B's, with
@@ -177,7 +180,7 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: "int | S
         raise UsageError("compare: no player count")
     run: dict[str, Any] = dict(rules_id=rules_id, games=games, seed=seed, agents=agents, hero_pool=hero_pool,
                                force=force, baseline=baseline, options=options, workers=workers, backend=backend,
-                               scheduler=scheduler, progress=progress)
+                               scheduler=scheduler, progress=progress, check=check)
     if len(counts) == 1:
         rep, _runs = _compare_one(a, b, players=counts[0], **run)
         return rep
@@ -215,7 +218,7 @@ def compare(a: Arm, b: Arm, *, rules_id: Optional[str] = None, players: "int | S
 def _compare_one(a: Arm, b: Arm, *, rules_id: Optional[str], players: int, games: int, seed: int, agents: str,
                  hero_pool: Optional[Sequence[str]], force: Optional[str], baseline: bool,
                  options: Optional[dict[str, Any]], workers: int, backend: str, scheduler: Optional[str],
-                 progress: Optional[Callable[[int], None]],
+                 progress: Optional[Callable[[int], None]], check: bool = False,
                  ) -> tuple[dict[str, Any], tuple[list[GameSummary], list[GameSummary], Focus]]:
     """:func:`compare` at one player count: the report, and the games and focus it was worked out from."""
     rules = a.content.ruleset(rules_id)
@@ -248,9 +251,10 @@ def _compare_one(a: Arm, b: Arm, *, rules_id: Optional[str], players: int, games
         summaries, seconds = play_games(arm.content, rules_id=rules.id, players=players, games=games, seed=seed,
                                         workers=workers, content_dir=arm.content_dir, agents=agents,
                                         hero_pool=pool, options=options, backend=backend, scheduler=scheduler,
-                                        progress=progress, deals=arm_deals)
+                                        progress=progress, deals=arm_deals, check=check)
         runs.append((summaries, run_report(arm.content, summaries, rules_id=rules.id, players=players, seed=seed,
-                                           seconds=seconds, agents=agents, options=options, fair_pool=True)))
+                                           seconds=seconds, agents=agents, options=options, fair_pool=True,
+                                           check=check)))
     (sum_a, rep_a), (sum_b, rep_b) = runs
     if force is not None:  # the deal's balance is told of the other heroes
         rep_a["fair_pool"], rep_b["fair_pool"] = deal_counts(sum_a, force), deal_counts(sum_b, force)
@@ -260,6 +264,10 @@ def _compare_one(a: Arm, b: Arm, *, rules_id: Optional[str], players: int, games
                       "forced": force, "changed_heroes": changed, "alpha": ALPHA, "paired_by": "game seed and seat",
                       **figures}
     rep["baseline"] = rep_a
+    if check:  # both arms' broken invariants, each sample with its arm
+        rep["violations"] = rep_a["violations"] + rep_b["violations"]
+        rep["violation_samples"] = [*({**v, "arm": a.label} for v in rep_a["violation_samples"]),
+                                    *({**v, "arm": b.label} for v in rep_b["violation_samples"])][:10]
     rep["warnings"] = [*rep_b["warnings"], *(f"in A ({a.label}): {w}" for w in rep_a["warnings"]
                                              if w not in rep_b["warnings"])]
     if force is not None:
