@@ -466,13 +466,17 @@ AGENTS_HELP = ("bots: random, heuristic or search (search:N: N rollouts per deci
 @click.option("--force-hero", "force_hero", default=None, metavar="ID",
               help="put this hero into every game: with --compare in both, else against a baseline where the "
                    "deal's hero plays that seat")
+@click.option("--save-game", "save_game", nargs=2, type=(click.IntRange(min=0), click.Path(path_type=Path)),
+              default=None, metavar="N FILE",
+              help="play only game N of this run again (the same seed, deal and bots) and write its transcript "
+                   "to FILE, for sgs replay")
 @_content_option
 def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optional[str], workers: int, backend: str,
              scheduler: Optional[str], heroes: Optional[str], hero_packs: Optional[str], heroes_from: Optional[str],
              agents: str, option_pairs: tuple[str, ...],
              report_dir: Optional[Path], as_json: bool, progress: Optional[bool], check: bool,
              fair_pool: bool, compare_dirs: Optional[tuple[Path, Path]], force_hero: Optional[str],
-             content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
+             save_game: Optional[tuple[int, Path]], content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
     """Play bot games and report win rates; the same seed gives the same result.
 
     Balance runs (docs/balance-reports.md): --fair-pool, --compare A B, --force-hero ID."""
@@ -522,6 +526,13 @@ def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optio
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
     ab = compare_dirs is not None or force_hero is not None
+    if save_game is not None:
+        if ab or len(counts) > 1:
+            raise click.UsageError("--save-game plays one game of a run of one player count, without --compare or "
+                                   "--force-hero")
+        _save_game(content, save_game, rules_id=rules.id, players=counts[0], games=games, seed=seed, agents=agents,
+                   hero_pool=pool, options=options, fair_pool=fair_pool, check=check)
+        return
     total = games * len(counts) * (2 if ab else 1)
     show = progress if progress is not None else (total >= 200 and sys.stderr.isatty())
     reports: dict[int, Any] = {}
@@ -619,6 +630,34 @@ def _print_report(rep: dict[str, Any]) -> None:
             click.echo(f"  violation in game {s['game']} (seed {s['seed']}): {s['violation']}")
     for warning in rep.get("warnings", []):
         click.echo(f"  warning: {warning}")
+
+
+def _save_game(content: Any, save: tuple[int, Path], **run: Any) -> None:
+    """``sgs simulate --save-game N FILE``: game N of the run played again, its transcript written."""
+    from sgs_runtime.errors import UsageError
+    from sgs_runtime.runs.simulate import game_record
+
+    index, path = save
+    try:
+        summary, record = game_record(content, index=index, **run)
+    except UsageError as exc:
+        raise click.UsageError(str(exc)) from None
+    try:
+        path.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {path}: {exc.strerror or exc}")
+        return
+    if summary.error is not None:
+        outcome = f"stopped by an engine error: {summary.error.splitlines()[0]}"
+    elif summary.violation is not None:
+        outcome = f"stopped at a broken invariant: {summary.violation}"
+    elif summary.limit is not None:
+        outcome = f"stopped by the {summary.limit} limit"
+    else:
+        outcome = f"won by {', '.join(summary.winners) or 'nobody'} ({', '.join(summary.winner_roles)})"
+    click.echo(f"game {index} (seed {summary.seed}), {summary.turns} turns, {outcome}")
+    click.echo(f"transcript of {len(record['decisions'])} decisions written to {path}; `sgs replay {path}` tells it")
+    sys.exit(1 if summary.error is not None or summary.violation is not None else 0)
 
 
 # ---------------------------------------------------------------------- play

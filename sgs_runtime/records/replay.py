@@ -80,6 +80,8 @@ FIELDS = {
     "options": "the rules options that differ from the rules file's",
     "decisions": "every answered request: {player: seat, kind: request kind, answer}",
     "table": "who sat where, for resuming a saved game (optional): {seat: the person's seat, agents: the bots' spec}",
+    "hero_pool": "the hero ids the heroes were chosen from, when not the rules' whole pool (optional)",
+    "deal": "a designed deal of the heroes (a fair pool): role -> the heroes its seats got, in seat order (optional)",
 }
 REQUIRED = ("rules", "players", "seed", "decisions")
 #: request kinds a decision may name
@@ -231,10 +233,16 @@ def decode(game: "Game", request: Request, data: Any, where: str = "the answer")
 
 def transcript(game: "Game") -> dict[str, Any]:
     """What reproduces ``game``: engine version, content fingerprint, rules, players, seed, options, decisions."""
-    return {"engine_version": engine_version(), "content_fingerprint": content_fingerprint(game.content),
-            "rules": game.rules.id, "players": game.num_players, "seed": game.seed,
-            "options": {k: v for k, v in game.options.items() if game.rules.options.get(k) != v},
-            "decisions": list(game.decisions)}
+    record: dict[str, Any] = {
+        "engine_version": engine_version(), "content_fingerprint": content_fingerprint(game.content),
+        "rules": game.rules.id, "players": game.num_players, "seed": game.seed,
+        "options": {k: v for k, v in game.options.items() if game.rules.options.get(k) != v},
+        "decisions": list(game.decisions)}
+    if game.hero_pool is not None:
+        record["hero_pool"] = list(game.hero_pool)
+    if game.deal is not None:
+        record["deal"] = {role: list(heroes) for role, heroes in game.deal.items()}
+    return record
 
 
 def check_content(content: "Content", record: dict[str, Any], force: bool = False) -> list[str]:
@@ -317,6 +325,7 @@ def check_record(content: "Content", record: Any) -> None:
             raise TranscriptError(f"'table': 'seat' must be a seat from 0 to {players - 1}, not {_what(table['seat'])}")
         if "agents" in table and not isinstance(table["agents"], str):
             raise TranscriptError(f"'table': 'agents' must be an agents spec (a string), not {_what(table['agents'])}")
+    _check_heroes(content, rules, record)
     if not isinstance(record["decisions"], list):
         raise TranscriptError(f"'decisions' must be a list, not {_what(record['decisions'])}")
     for i, d in enumerate(record["decisions"]):
@@ -336,6 +345,29 @@ def check_record(content: "Content", record: Any) -> None:
         if d["kind"] not in KINDS:
             raise _fail(where, f"'kind' is {_what(d['kind'])}, which is no kind of request "
                                f"(kinds: {', '.join(KINDS)})")
+
+
+def _check_heroes(content: "Content", rules: Any, record: dict[str, Any]) -> None:
+    """``hero_pool`` and ``deal``, when given: hero ids of the content, and a deal of the rules' roles."""
+    def heroes(value: Any, where: str) -> None:
+        if not isinstance(value, list) or not all(isinstance(h, str) for h in value):
+            raise TranscriptError(f"{where} must be a list of hero ids, not {_what(value)}")
+        unknown = [h for h in value if h not in content.heroes]
+        if unknown:
+            raise TranscriptError(f"{where} names the hero '{unknown[0]}', which the content does not have"
+                                  f"{did_you_mean(unknown[0], content.heroes)}")
+
+    if record.get("hero_pool") is not None:
+        heroes(record["hero_pool"], "'hero_pool'")
+    deal = record.get("deal")
+    if deal is not None:
+        if not isinstance(deal, dict):
+            raise TranscriptError(f"'deal' must be an object: role -> hero ids, not {_what(deal)}")
+        for role, got in deal.items():
+            if role not in rules.roles:
+                raise TranscriptError(f"'deal' names the role '{role}', which the rules '{rules.id}' do not have"
+                                      f"{did_you_mean(str(role), rules.roles)}")
+            heroes(got, f"'deal': '{role}'")
 
 
 def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
@@ -371,6 +403,9 @@ def resume(content: "Content", record: dict[str, Any], *, force: bool = False,
             warn(note)
         else:
             warnings.warn(note, TranscriptWarning, stacklevel=3)
+    for key in ("hero_pool", "deal"):  # (a caller's own choice wins)
+        if record.get(key) is not None:
+            game_args.setdefault(key, record[key])
     game = Game(content, content.ruleset(record["rules"]), players=record["players"],
                 seed=record["seed"], options=record.get("options") or None, **game_args)
     return game, follow(game, list(record["decisions"]), watch)

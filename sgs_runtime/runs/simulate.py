@@ -110,14 +110,17 @@ class GameSummary:
     violation: Optional[str] = None  # with checks on: the first invariant that failed, and when
     deal: Optional[Deal] = None  # the designed deal it was played with (a fair pool), to play it again
     reading: dict[str, Any] = field(default_factory=dict)  # how the bots read the roles (rolereading.py)
+    record: Optional[dict[str, Any]] = None  # with ``record``: the game's transcript (``sgs replay`` plays it back)
 
 
 def play_one(content: Content, rules_id: str, players: int, seed: int, index: int = 0,
              agents: str = "random", hero_pool: Optional[Sequence[str]] = None,
              limits: Optional[Limits] = None, options: Optional[dict[str, Any]] = None,
-             check: bool = False, deal: Optional[Deal] = None) -> GameSummary:
+             check: bool = False, deal: Optional[Deal] = None, record: bool = False) -> GameSummary:
     """Play one game; with ``check``, test the invariants (invariants.py) after every step; with
-    ``deal``, the heroes are dealt as it says (stats.balanced_deals) instead of chosen."""
+    ``deal``, the heroes are dealt as it says (stats.balanced_deals) instead of chosen; with
+    ``record``, keep its transcript (:func:`sgs_runtime.records.replay.transcript`: its seed, deal
+    and every decision, up to an error if one stopped it) in ``GameSummary.record``."""
     summary = GameSummary(index, seed, deal=deal)
     game: Optional[Game] = None
     try:
@@ -154,6 +157,10 @@ def play_one(content: Content, rules_id: str, players: int, seed: int, index: in
         summary.card_users = {k: sorted(v) for k, v in game.card_users.items()}
         summary.skill_users = {k: sorted(v) for k, v in game.skill_users.items()}
         summary.reading = meter.summary()
+        if record:
+            from sgs_runtime.records.replay import transcript
+
+            summary.record = transcript(game)
     return summary
 
 
@@ -233,6 +240,25 @@ def simulate(content: Content, *, rules_id: Optional[str] = None, players: int =
                                     scheduler=scheduler, check=check, deals=deals)
     return run_report(content, summaries, rules_id=rules.id, players=players, seed=seed, seconds=seconds,
                       agents=agents, check=check, options=options, fair_pool=deals is not None)
+
+
+def game_record(content: Content, *, rules_id: Optional[str] = None, players: int = 5, games: int = 100,
+                seed: int = 0, index: int = 0, agents: str = "random", hero_pool: Optional[Sequence[str]] = None,
+                options: Optional[dict[str, Any]] = None, fair_pool: bool = False,
+                check: bool = False) -> tuple[GameSummary, dict[str, Any]]:
+    """Game ``index`` of the run :func:`simulate` would play with these arguments, played again: its
+    summary and its transcript (for ``sgs replay``). Each game of a run has its own seed and deal, so
+    it is the very game the run played."""
+    from sgs_runtime.errors import UsageError
+
+    if not 0 <= index < games:
+        raise UsageError(f"the run plays games 0 to {games - 1}: there is no game {index}")
+    rules = content.ruleset(rules_id)
+    deal = fair_deals(content, rules.id, players, games, seed, hero_pool, options)[index] if fair_pool else None
+    summary = play_one(content, rules.id, players, game_seed(seed, index), index, agents,
+                       list(hero_pool) if hero_pool else None, options=options, check=check, deal=deal, record=True)
+    assert summary.record is not None
+    return summary, summary.record
 
 
 def fair_deals(content: Content, rules_id: str, players: int, games: int, seed: int,
