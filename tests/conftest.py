@@ -45,6 +45,19 @@ def run_cli(*args: str) -> Any:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
+def benchmark(name: str) -> Any:
+    """The module ``benchmarks/NAME.py`` (the benchmarks are scripts, not a package)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def copy_builtin_tree(dest: Path) -> Path:
     """Copy the built-in content tree (cards/, heroes/, rules/) to ``dest``."""
     for kind in ("cards", "heroes", "rules"):

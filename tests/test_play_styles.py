@@ -6,24 +6,16 @@ habit changed, the styled bot plays the heuristic's very game.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
+
+from conftest import benchmark
 
 from sgs_runtime.runs import simulate
 from sgs_runtime.runs.simulate import game_seed, play_one
 
-PROBE = Path(__file__).parent.parent / "benchmarks" / "play_styles.py"
-
 
 def _probe() -> Any:
-    spec = importlib.util.spec_from_file_location("play_styles", PROBE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["play_styles"] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("play_styles")
 
 
 def test_a_style_without_a_changed_habit_plays_the_heuristic_game(monkeypatch: Any) -> None:

@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-SOAK = Path(__file__).parent.parent / "benchmarks" / "soak.py"
+from conftest import benchmark
 
 
 def test_short_soak_has_no_engine_errors() -> None:
-    spec = importlib.util.spec_from_file_location("soak", SOAK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["soak"] = module
-    spec.loader.exec_module(module)
-    result = module.soak(240, seed=7, check=True)  # with the invariants checked after every step
+    result = benchmark("soak").soak(240, seed=7, check=True)  # with the invariants checked after every step
     assert result["games"] == 240
     assert result["errors"] == 0, result["error_list"][:3]
     assert result["violations"] == 0, result["violation_list"][:3]
