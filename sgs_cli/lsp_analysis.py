@@ -36,12 +36,15 @@ class Context:
 
     ``paths`` are checked with the base (the document's own pack), ``packs`` are added on top
     (the other packs of the nearest ``sgs.yaml``); ``builtin`` is set when the document is a file of
-    the built-in content itself (its text then stands for that file).
+    the built-in content itself (its text then stands for that file); ``tree`` is a content tree of
+    its own that the document is in (one with a default rules file, as ``--content DIR`` reads it):
+    it is the base instead of the built-in content.
     """
 
     paths: list[Path] = field(default_factory=list)
     packs: list[Path] = field(default_factory=list)
     builtin: bool = False
+    tree: Optional[Path] = None
     problems: list[str] = field(default_factory=list)  # what was wrong in the config file
 
 
@@ -96,9 +99,30 @@ def document_context(path: Path) -> Context:
         packs, diags = config_packs(config)
         ctx.problems = [d.text() for d in diags]
         ctx.packs = [p.resolve() for p in packs if p.resolve() != root]
-    if root.is_dir():
+    if is_content_tree(root):
+        ctx.tree = root
+    elif root.is_dir():
         ctx.paths = _pack_paths(root)
     return ctx
+
+
+_DEFAULT_RULES = re.compile(r"^default:\s*true\s*(#.*)?$", re.MULTILINE)
+
+
+def is_content_tree(root: Path) -> bool:
+    """Whether ``root`` is a content tree of its own (a copy of the built-in content, or a game made from
+    scratch), not a pack on top of the built-in content: its ``rules/`` holds a rules file marked
+    ``default: true``, as only the base content's may be."""
+    rules = root / "rules"
+    if not rules.is_dir():
+        return False
+    for f in sorted(rules.glob("*.y*ml")):
+        try:
+            if _DEFAULT_RULES.search(f.read_text(encoding="utf-8", errors="replace")):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 #: a pack folder -> what its files were (name, time, size) and its content paths (see :func:`_pack_paths`)
@@ -195,10 +219,11 @@ def check_document(path: Path, text: str, others: Optional[dict[str, str]] = Non
               and _document_kind(Path(p), overlay[p]) == "content"]
     if kind == "content":
         overlay[str(path)] = text
-        if not (path.is_file() and (ctx.builtin or _loaded_with(path, paths))):
+        in_tree = ctx.tree is not None and any(_within(path, ctx.tree / k) for k in ("cards", "heroes", "rules"))
+        if not (path.is_file() and (ctx.builtin or in_tree or _loaded_with(path, paths))):
             paths.insert(0, path)
     # the warnings are of content files: a rule case has none
-    content, diags = build(None, paths, lint=kind == "content", packs=ctx.packs, overlay=overlay)
+    content, diags = build(ctx.tree, paths, lint=kind == "content", packs=ctx.packs, overlay=overlay)
     if kind == "case":
         diags = list(diags) + _check_case_file(content, path, text)
     mine = [d for d in diags if _same_file(d.file, path)]

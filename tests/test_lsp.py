@@ -381,6 +381,24 @@ def test_a_built_in_file_is_checked_in_place_of_itself() -> None:
         ("E300", "unknown skill 'gangle' (did you mean 'ganglie'?)")]
 
 
+def test_a_content_tree_of_its_own_is_checked_as_the_base(tmp_path: Path) -> None:
+    """A copy of the built-in content (what `sgs validate --content DIR` reads) is no pack on top of it:
+    its files are checked as the content itself, not as duplicates of the built-in ids."""
+    from conftest import copy_builtin_tree
+
+    from sgs_cli.lsp_analysis import check_document, is_content_tree
+
+    tree = copy_builtin_tree(tmp_path / "my_game")
+    assert is_content_tree(tree) and not is_content_tree(PACK)
+    path = tree / "heroes" / "standard.yaml"
+    text = path.read_text(encoding="utf-8")
+    clean = check_document(path, text)
+    assert clean.diagnostics == [] and clean.content.files and all(str(tree) in f for f in clean.content.files)
+    checked = check_document(path, text.replace("skills: [ganglie]", "skills: [gangle]"))
+    assert [(d.code, d.message) for d in checked.diagnostics] == [
+        ("E300", "unknown skill 'gangle' (did you mean 'ganglie'?)")]
+
+
 def test_yaml_that_is_no_content_file_is_left_alone(tmp_path: Path) -> None:
     from sgs_cli.lsp_analysis import check_document
 
