@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import click
 
@@ -400,6 +400,39 @@ def _pack_pool(content: Any, packs_text: str, pool: Optional[list[str]]) -> list
     return [h for h in out if pool is None or h in pool]
 
 
+def _pool_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--heroes``, ``--hero-packs`` and ``--heroes-from``: the heroes a game deals from (:func:`_hero_pool`)."""
+    for option in reversed([
+            click.option("--heroes", default=None, help="comma-separated hero ids to choose from (default: the "
+                                                        "rules' packs)"),
+            click.option("--hero-packs", "hero_packs", default=None,
+                         help="comma-separated hero packs for the pool, e.g. standard,wind (default: the rules' packs)"),
+            click.option("--heroes-from", "heroes_from", default=None,
+                         help="comma-separated hero pack ids or pack folders (loaded with --pack or sgs.yaml) whose "
+                              "heroes join the pool (of the rules, or of --heroes/--hero-packs)")]):
+        command = option(command)
+    return command
+
+
+def _hero_pool(content: Any, rules: Any, heroes: Optional[str], hero_packs: Optional[str],
+               heroes_from: Optional[str]) -> Optional[list[str]]:
+    """The pool the three options ask for (None: the rules' own): ``--heroes`` ids, narrowed to the
+    ``--hero-packs``, then the heroes of ``--heroes-from`` added (to the rules' pool when nothing else
+    was given)."""
+    pool = [h.strip() for h in heroes.split(",") if h.strip()] if heroes else None
+    if pool:
+        unknown = [h for h in pool if content.canonical(h) not in content.heroes]
+        if unknown:
+            raise click.UsageError(f"unknown hero(es): {', '.join(unknown)}")
+        pool = [content.canonical(h) for h in pool]
+    if hero_packs:
+        pool = _pack_pool(content, hero_packs, pool)
+    if heroes_from:
+        base = pool if pool is not None else [h for p in rules.hero_packs for h in content.hero_packs.get(p, [])]
+        pool = list(dict.fromkeys(base + _heroes_from(content, heroes_from)))
+    return pool
+
+
 def _heroes_from(content: Any, text: str) -> list[str]:
     """The heroes of the hero packs named (ids, as --hero-packs) or of the pack folders named (loaded ones)."""
     from sgs_runtime.errors import did_you_mean
@@ -442,12 +475,7 @@ AGENTS_HELP = ("bots: random, heuristic or search (search:N: N rollouts per deci
 @click.option("--backend", type=click.Choice(["process", "dask"]), default="process", show_default=True,
               help="process: a local process pool; dask: a Dask cluster (pip install 'sgs-engine[distributed]')")
 @click.option("--scheduler", default=None, help="with --backend dask: a scheduler address (default: a local cluster)")
-@click.option("--heroes", default=None, help="comma-separated hero ids to choose from (default: the rules' packs)")
-@click.option("--hero-packs", "hero_packs", default=None,
-              help="comma-separated hero packs for the pool, e.g. standard,wind (default: the rules' packs)")
-@click.option("--heroes-from", "heroes_from", default=None,
-              help="comma-separated hero pack ids or pack folders (loaded with --pack or sgs.yaml) whose heroes "
-                   "join the pool (of the rules, or of --heroes/--hero-packs)")
+@_pool_options
 @click.option("--agents", default="random", show_default=True, help=AGENTS_HELP)
 @click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="set a rules option, e.g. --option role_table=double_traitor (repeatable)")
@@ -488,14 +516,6 @@ def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optio
     counts = _player_counts(players_text) if players_text is not None else None
     packs = _packs(pack_dirs)
     content = _load(content_dir, packs)
-    pool = [h.strip() for h in heroes.split(",") if h.strip()] if heroes else None
-    if pool:
-        unknown = [h for h in pool if content.canonical(h) not in content.heroes]
-        if unknown:
-            raise click.UsageError(f"unknown hero(es): {', '.join(unknown)}")
-        pool = [content.canonical(h) for h in pool]
-    if hero_packs:
-        pool = _pack_pool(content, hero_packs, pool)
     try:
         rules = content.ruleset(rules_id)
         if counts is None:
@@ -504,9 +524,7 @@ def simulate(players_text: Optional[str], games: int, seed: int, rules_id: Optio
             check_agents(agents, rules, players)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
-    if heroes_from:
-        base = pool if pool is not None else [h for p in rules.hero_packs for h in content.hero_packs.get(p, [])]
-        pool = list(dict.fromkeys(base + _heroes_from(content, heroes_from)))
+    pool = _hero_pool(content, rules, heroes, hero_packs, heroes_from)
     options = _options(rules, option_pairs)
     table = (options or {}).get("role_table", rules.options.get("role_table"))
     if table not in (None, "standard") and table not in rules.role_table_variants:
@@ -681,9 +699,11 @@ ABANDONED = 3
               help="the file the game is saved to (with `save` at any prompt, on leaving, and at the end)")
 @click.option("--resume", "resume_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="go on with a game saved with `save` (or when you left it)")
+@_pool_options
 @_content_option
 def play(players: Optional[int], seed: Optional[int], rules_id: Optional[str], seat: int, agents: str,
-         log_file: Optional[Path], save: Optional[Path], resume_file: Optional[Path], content_dir: Optional[Path],
+         log_file: Optional[Path], save: Optional[Path], resume_file: Optional[Path], heroes: Optional[str],
+         hero_packs: Optional[str], heroes_from: Optional[str], content_dir: Optional[Path],
          pack_dirs: tuple[Path, ...]) -> None:
     """Play a game in the terminal against bots (type ? at any prompt for help).
 
@@ -692,7 +712,7 @@ def play(players: Optional[int], seed: Optional[int], rules_id: Optional[str], s
     import random
 
     from sgs_runtime.records.replay import TranscriptError, check_record
-    from sgs_runtime.runs.simulate import check_agents, table_size
+    from sgs_runtime.runs.simulate import check_agents, check_pool, table_size
 
     from .terminal import Left, play_terminal
 
@@ -719,10 +739,13 @@ def play(players: Optional[int], seed: Optional[int], rules_id: Optional[str], s
         raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players")
     if not 0 <= seat < players:
         raise click.UsageError(f"--seat must be between 0 and {players - 1}")
-    from sgs_runtime.runs.simulate import check_agents
-
+    if record is not None and (heroes or hero_packs or heroes_from):
+        raise click.UsageError("--resume goes on with the saved game's own heroes: give no --heroes, --hero-packs "
+                               "or --heroes-from")
+    pool = _hero_pool(content, rules, heroes, hero_packs, heroes_from)
     try:
         check_agents(agents, rules, players)
+        check_pool(content, rules, players, pool)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
     for option, path in (("--save", save), ("--log", log_file)):
@@ -730,7 +753,8 @@ def play(players: Optional[int], seed: Optional[int], rules_id: Optional[str], s
             raise click.UsageError(f"{option}: the folder {path.parent} does not exist")
     seed = seed if seed is not None else random.randrange(1 << 30)
     try:
-        play_terminal(content, rules, players, seed, seat, log_file, save, agents=agents, record=record)
+        play_terminal(content, rules, players, seed, seat, log_file, save, agents=agents, record=record,
+                      hero_pool=pool)
     except SgsError as exc:
         _fail(str(exc))
     except Left as left:

@@ -436,7 +436,8 @@ class TerminalGame:
     def __init__(self, content: Content, rules: Ruleset, *, players: int, seed: int, seat: int,
                  agents: str = "heuristic", console: Optional[Console] = None,
                  read: Optional[Callable[[], str]] = None, save: Optional[Path] = None,
-                 log_sink: Optional[IO[str]] = None, record: Optional[dict[str, Any]] = None) -> None:
+                 log_sink: Optional[IO[str]] = None, record: Optional[dict[str, Any]] = None,
+                 hero_pool: Optional[list[str]] = None) -> None:
         self.content = content
         self.rules = rules
         self.players = players
@@ -447,6 +448,7 @@ class TerminalGame:
         self.save_path = save
         self.log_sink = log_sink
         self.record = record
+        self.hero_pool = hero_pool  # the heroes a new game deals from (a resumed game keeps its own)
         self.bots = [make_agent(agents, seed * 31 + i) for i in range(players)]
         self.human = HumanAgent(seat, self.console, read, Session(self.save, self.why, self.log_tail))
         self.game: Optional[Game] = None
@@ -501,7 +503,7 @@ class TerminalGame:
     def _start(self) -> Optional[Request]:
         if self.record is None:
             self.game = Game(self.content, self.rules, players=self.players, seed=self.seed,
-                             log_sink=self.log_sink, trace=True)
+                             log_sink=self.log_sink, trace=True, hero_pool=self.hero_pool)
             return self.game.start()
 
         def watch(game: Game, req: Request, answer: Any) -> None:
@@ -582,15 +584,16 @@ class TerminalGame:
 def play_terminal(content: Content, rules: Ruleset, players: int, seed: int, seat: int,
                   log_file: Optional[Path], save: Optional[Path] = None, agents: str = "heuristic",
                   record: Optional[dict[str, Any]] = None, console: Optional[Console] = None,
-                  read: Optional[Callable[[], str]] = None) -> Game:
-    """Play one game in the terminal (``record``: go on with a saved one); save it at the end to ``save``."""
+                  read: Optional[Callable[[], str]] = None, hero_pool: Optional[list[str]] = None) -> Game:
+    """Play one game in the terminal (``record``: go on with a saved one); save it at the end to ``save``.
+    ``hero_pool``: the heroes the game deals from (None: the rules' own)."""
     try:
         sink = log_file.open("w", encoding="utf-8") if log_file else None
     except OSError as exc:
         raise GameError(f"the event log cannot be written to {log_file}: {exc.strerror or exc}") from None
     try:
         tg = TerminalGame(content, rules, players=players, seed=seed, seat=seat, agents=agents, console=console,
-                          read=read, save=save, log_sink=sink, record=record)
+                          read=read, save=save, log_sink=sink, record=record, hero_pool=hero_pool)
         game = tg.run()
         if save is not None:
             path = tg.save(str(save))

@@ -15,6 +15,8 @@ from rich.console import Console
 
 from sgs_cli.main import main
 from sgs_cli.terminal import Left, TerminalGame, autosave_dir
+from sgs_dsl.loader import load_content
+from sgs_runtime.records.replay import replay
 
 
 class Typist:
@@ -227,6 +229,29 @@ def test_sgs_play_agents_and_resume_through_the_cli(tmp_path: Path) -> None:
     path.write_text("{", encoding="utf-8")
     broken = CliRunner().invoke(main, ["play", "--resume", str(path)])
     assert broken.exit_code == 1 and "is not a game transcript" in broken.output
+
+
+def test_sgs_play_deals_from_the_pool_asked_for_and_resumes_with_it(tmp_path: Path) -> None:
+    """A designer playtests a pack's hero: --heroes-from adds it to the pool, the saved game keeps the pool."""
+    pack = Path(__file__).parent.parent / "docs" / "tutorial" / "my_pack"
+    heroes = "caocao,liubei,sunquan,guanyu,zhangfei,zhaoyun,machao"
+    path = tmp_path / "g.json"
+    args = ["play", "--players", "4", "--seed", "8", "--agents", "random", "--pack", str(pack),
+            "--heroes", heroes, "--heroes-from", str(pack), "--save", str(path)]
+    first = CliRunner().invoke(main, args, input="\n" * 3 + f"save {path}\nquit\n")
+    assert first.exit_code == 3, first.output[-600:]
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["hero_pool"] == [*heroes.split(","), "wen_ping"]
+    again = CliRunner().invoke(main, ["play", "--pack", str(pack), "--resume", str(path)], input="\n" * 20000)
+    assert again.exit_code == 0, again.output[-600:]
+    finished = json.loads(path.read_text(encoding="utf-8"))
+    game = replay(load_content(packs=[pack]), finished)
+    assert game.hero_pool == record["hero_pool"]
+    assert all(p.hero.id in record["hero_pool"] for p in game.players)
+    refused = CliRunner().invoke(main, ["play", "--pack", str(pack), "--resume", str(path), "--heroes", "caocao"])
+    assert refused.exit_code == 2 and "the saved game's own heroes" in refused.output
+    small = CliRunner().invoke(main, ["play", "--players", "5", "--heroes", "caocao,liubei"])
+    assert small.exit_code == 2 and "the hero pool has 2 hero(es) for 5 players" in small.output
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
