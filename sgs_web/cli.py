@@ -15,9 +15,9 @@ def command() -> click.Command:
     """The ``sgs serve`` command, with the content options every ``sgs`` command has.
 
     Made when sgs_cli/main.py adds it (the content options are defined there)."""
-    from sgs_cli.main import _content_option
+    from sgs_cli.main import _content_option, _pool_options
 
-    return click.command("serve")(_options(_content_option(serve)))
+    return click.command("serve")(_options(_pool_options(_content_option(serve))))
 
 
 def _options(f: Any) -> Any:
@@ -46,15 +46,16 @@ def _options(f: Any) -> Any:
 
 
 def serve(host: str, port: int, rules_id: Optional[str], players: Optional[int], agents: str, seed: Optional[int],
-          takeover: float, pace: float, content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
+          takeover: float, pace: float, heroes: Optional[str], hero_packs: Optional[str], heroes_from: Optional[str],
+          content_dir: Optional[Path], pack_dirs: tuple[Path, ...]) -> None:
     """Play in a browser: start the table's web server and print its address.
 
     Open the address, take a seat with a name and start; the empty seats are bots. Friends on the
     same network open the same address (use --host 0.0.0.0) and take the other seats. Stop the
     server with Ctrl-C (its games end with it: save them first from the page)."""
-    from sgs_cli.main import _load, _packs
+    from sgs_cli.main import _hero_pool, _load, _packs
     from sgs_runtime.errors import SgsError
-    from sgs_runtime.runs.simulate import check_agents
+    from sgs_runtime.runs.simulate import check_agents, check_pool
 
     try:
         import starlette  # noqa: F401
@@ -75,8 +76,13 @@ def serve(host: str, port: int, rules_id: Optional[str], players: Optional[int],
                                                                                          min(5, rules.players_max))
     if not rules.players_min <= players <= rules.players_max:
         raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players")
+    pool = _hero_pool(content, rules, heroes, hero_packs, heroes_from)
+    try:
+        check_pool(content, rules, players, pool)
+    except SgsError as exc:
+        raise click.UsageError(str(exc)) from None
     lobby = Lobby(content, rules, players, seed if seed is not None else random.randrange(1 << 30), agents,
-                  takeover, pace)
+                  takeover, pace, hero_pool=pool)
     lobby.new_table()
     sock = open_socket(host, port)
     actual = sock.getsockname()[1]

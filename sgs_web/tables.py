@@ -31,7 +31,7 @@ from sgs_runtime.errors import SgsError, UsageError
 from sgs_runtime.records.present import answer_from, request_model
 from sgs_runtime.records.replay import check_content, check_record, resume, transcript
 from sgs_runtime.resolution.game import Game
-from sgs_runtime.runs.simulate import check_agents, make_agent
+from sgs_runtime.runs.simulate import check_agents, check_pool, make_agent
 from sgs_runtime.state.definitions import Content, Ruleset
 from sgs_runtime.state.seatview import SeatView, ask_agent
 
@@ -122,7 +122,7 @@ class Table:
 
     def __init__(self, table_id: str, content: Content, rules: Ruleset, players: int, seed: int,
                  agents: str = "heuristic", takeover: float = 60.0, pace: float = 0.0,
-                 record: Optional[dict[str, Any]] = None) -> None:
+                 record: Optional[dict[str, Any]] = None, hero_pool: Optional[list[str]] = None) -> None:
         check_agents(agents, rules)
         if not rules.players_min <= players <= rules.players_max:
             raise UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players")
@@ -131,6 +131,7 @@ class Table:
         self.rules = rules
         self.players = players
         self.seed = seed
+        self.hero_pool = hero_pool  # the heroes a new game deals from (None: the rules' own)
         self.agents_spec = agents
         self.takeover = takeover
         self.pace = pace  # seconds a bot's move is shown before the next one (0: as fast as it plays)
@@ -266,7 +267,8 @@ class Table:
                     self.logs[s.index] = SeatLog(s.index)
             # the trace (who was asked what) explains each resolution in the "why" panel; it changes nothing
             if self.record is None:
-                self.game = Game(self.content, self.rules, players=self.players, seed=self.seed, trace=True)
+                self.game = Game(self.content, self.rules, players=self.players, seed=self.seed, trace=True,
+                                 hero_pool=self.hero_pool)
             else:
                 self.game, self._first = self._resume(bots)
             self.state = "playing"
@@ -387,6 +389,7 @@ class Lobby:
     pace: float = 0.0
     tables: dict[str, Table] = field(default_factory=dict)
     made: int = 0
+    hero_pool: Optional[list[str]] = None  # the heroes new tables deal from (None: the rules' own)
 
     def new_table(self, players: Optional[int] = None, seed: Optional[int] = None,
                   record: Optional[dict[str, Any]] = None) -> Table:
@@ -398,6 +401,9 @@ class Lobby:
             check_content(self.content, record)
             rules, players, seed = self.content.ruleset(record["rules"]), record["players"], record["seed"]
         n = players if players is not None else self.players
+        pool = self.hero_pool if record is None else None  # (a saved game keeps its own)
+        if pool is not None:
+            check_pool(self.content, rules, n, pool)
         if len(self.tables) >= MAX_TABLES:
             done = [t for t in self.tables.values() if t.state not in ("waiting", "playing")]
             if not done:
@@ -407,7 +413,7 @@ class Lobby:
             seed = self.seed if self.made == 0 else (self.seed * 1_000_003 + self.made) % (1 << 31)
         self.made += 1
         table = Table(secrets.token_hex(4), self.content, rules, n, seed, self.agents, self.takeover,
-                      self.pace, record)
+                      self.pace, record, pool)
         self.tables[table.id] = table
         return table
 

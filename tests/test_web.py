@@ -23,6 +23,7 @@ with warnings.catch_warnings():  # (newer Starlette would rather have httpx2: ht
 
 from conftest import run_cli  # noqa: E402
 
+from sgs_runtime.errors import SgsError  # noqa: E402
 from sgs_runtime.records.replay import replay  # noqa: E402
 from sgs_runtime.state.visibility import visible  # noqa: E402
 from sgs_web.app import create_app  # noqa: E402
@@ -343,6 +344,29 @@ def test_new_tables_take_the_rules_player_counts(content: Any) -> None:
         bad = client.post("/api/replays", json={"rules": "identity"})
         assert bad.status_code == 400 and "not a saved game" in bad.json()["error"]
     lobby.close()
+
+
+def test_tables_deal_from_the_servers_hero_pool_and_save_it(content: Any) -> None:
+    pool = ["caocao", "liubei", "sunquan", "guanyu", "zhangfei", "zhaoyun"]
+    lobby = lobby_for(content, hero_pool=pool)
+    with TestClient(create_app(lobby)) as client:
+        tid = next(iter(lobby.tables))
+        token = client.post(f"/api/tables/{tid}/join", json={"name": "Ann"}).json()["token"]
+        client.post(f"/api/tables/{tid}/start", json={"token": token})
+        last = play_over_socket(client, tid, token, random.Random(2), [])
+        assert last["state"] == "over", last.get("error")
+        game = lobby.tables[tid].game
+        assert game is not None and all(p.hero.id in pool for p in game.players)
+        record = client.get(f"/api/tables/{tid}/transcript").json()
+        assert record["hero_pool"] == pool and replay(content, record).result.winners == game.result.winners
+        made = client.post("/api/tables", json={})  # a new table deals from the same pool
+        assert made.status_code == 201 and lobby.tables[made.json()["id"]].hero_pool == pool
+    lobby.close()
+    small = Lobby(content, content.ruleset("identity"), 5, 1, hero_pool=["caocao", "liubei"])
+    with pytest.raises(SgsError, match="the hero pool has 2 hero"):
+        small.new_table()
+    result = run_cli("serve", "--players", "5", "--heroes", "caocao,liubei")
+    assert result.exit_code == 2 and "the hero pool has 2 hero(es) for 5 players" in result.output
 
 
 def test_sgs_serve_prints_its_address_serves_the_page_and_stops_on_ctrl_c() -> None:
