@@ -55,7 +55,7 @@ def serve(host: str, port: int, rules_id: Optional[str], players: Optional[int],
     server with Ctrl-C (its games end with it: save them first from the page)."""
     from sgs_cli.main import _hero_pool, _load, _packs
     from sgs_runtime.errors import SgsError
-    from sgs_runtime.runs.simulate import check_agents, check_pool
+    from sgs_runtime.runs.simulate import check_agents
 
     try:
         import starlette  # noqa: F401
@@ -76,14 +76,12 @@ def serve(host: str, port: int, rules_id: Optional[str], players: Optional[int],
                                                                                          min(5, rules.players_max))
     if not rules.players_min <= players <= rules.players_max:
         raise click.UsageError(f"the rules '{rules.id}' play {rules.players_min} to {rules.players_max} players")
-    pool = _hero_pool(content, rules, heroes, hero_packs, heroes_from)
+    lobby = Lobby(content, rules, players, seed if seed is not None else random.randrange(1 << 30), agents,
+                  takeover, pace, hero_pool=_hero_pool(content, rules, heroes, hero_packs, heroes_from))
     try:
-        check_pool(content, rules, players, pool)
+        lobby.new_table()  # (a pool that cannot seat the table is refused here)
     except SgsError as exc:
         raise click.UsageError(str(exc)) from None
-    lobby = Lobby(content, rules, players, seed if seed is not None else random.randrange(1 << 30), agents,
-                  takeover, pace, hero_pool=pool)
-    lobby.new_table()
     sock = open_socket(host, port)
     actual = sock.getsockname()[1]
     click.echo(f"sgs table ({rules.id}, {players} players): open " + " or ".join(addresses(host, actual)))

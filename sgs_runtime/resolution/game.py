@@ -338,7 +338,7 @@ class Game:
                 through = self.skillset.via(who, sid)
                 if through:  # a copied or granted skill: the skill that gives it took effect too, for its holders
                     givers = self.skillset.givers(who, self.content.skills[sid]) if sid in self.content.skills else []
-                    self.count_skill(through, *(givers or [who]))
+                    self.count_skill(through, givers or [who])
         if not self.keep_log and self.log_sink is None:
             return
         record = self._record("seq", kind, fields)
@@ -456,13 +456,19 @@ class Game:
         self.history.append((player.seat, card.kind.id, self.phase if player is self.current else None, mode))
         self.card_counts[card.kind.id] = self.card_counts.get(card.kind.id, 0) + 1
         self.card_users.setdefault(card.kind.id, set()).add(player.seat)
-        if self.card_view.active:
-            for c in card.physical:
-                holder = self.card_view.whose(c)[0]
-                for sid in self.card_view.changers(c):
-                    self.count_skill(sid, *([holder] if holder is not None else []))
+        for c in card.physical:
+            self.count_filters(c)
 
-    def count_skill(self, sid: str, *holders: Player) -> None:
+    def count_filters(self, card: Card) -> None:
+        """The filter skills that make ``card`` look otherwise than printed took effect: count them, for the
+        player whose filters they are (a judge card's, a card used or played)."""
+        if not self.card_view.active:
+            return
+        holder = self.card_view.whose(card)[0]
+        for sid in self.card_view.changers(card):
+            self.count_skill(sid, [holder] if holder is not None else [])
+
+    def count_skill(self, sid: str, holders: Iterable[Player] = ()) -> None:
         """A skill took effect without being invoked (a filter, a grant, a copy): count it once for reports,
         and the players who hold it (a grant's givers) among the seats that used it (win rates when used)."""
         self.skill_counts[sid] = self.skill_counts.get(sid, 0) + 1

@@ -33,10 +33,8 @@ def _fix(ev: JudgeEvent) -> None:
     assert card is not None
     ev.suit, ev.color, ev.rank = card.suit, card.color, card.rank
     view = card.view
-    if view is not None and view.game is not None and view.active:
-        holder = view.whose(card)[0]
-        for sid in view.changers(card):
-            view.game.count_skill(sid, *([holder] if holder is not None else []))
+    if view is not None and view.game is not None:
+        view.game.count_filters(card)
 
 
 def judge(g: "Game", player: Player, reason: str = "") -> "Gen":
