@@ -6,8 +6,9 @@
 Each deal (a seed of the 5-player identity game) is played once with heuristic bots
 on every seat and once for each style with that style's bot on one seat (seat ``deal
 mod players``, as in ``tiers.py``), the heuristic elsewhere. A *style* is the
-heuristic bot with one of its habits changed, so the two games of a deal part only
-where the habit makes the seat act otherwise:
+heuristic bot with one of its habits changed (``--agents heuristic:style=NAME``,
+:mod:`sgs_runtime.agents.styles`), so the two games of a deal part only where the
+habit makes the seat act otherwise:
 
 * ``focus``: harmful cards go to the enemy with the least HP first (not the most
   hostile first);
@@ -17,7 +18,11 @@ where the habit makes the seat act otherwise:
 * ``no_rescue``: save only oneself when dying, not a friend;
 * ``traitor_loyal``: a traitor plays for the lord's side while more than one other
   player is alive (the heuristic keeps the sides balanced);
-* ``traitor_rebel``: a traitor plays for the rebels while it has more than 1 HP.
+* ``traitor_rebel``: a traitor plays for the rebels while it has more than 1 HP;
+* ``roles``: ``focus`` for the lord, ``traitor_loyal`` for the traitor, the heuristic's
+  habits for the others.
+
+A style that changes nothing for the seat's role is not played for it.
 
 For each role: the seat's win rate with each style against the heuristic's, the
 style's share of the seat's wins (50%: no change), and the *oracle* rate: how often
@@ -33,88 +38,23 @@ import json
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sgs_runtime.agents.bots import HeuristicAgent  # noqa: E402
-from sgs_runtime.runs import simulate  # noqa: E402
+from sgs_runtime.agents.styles import NAMED, place_of  # noqa: E402
 from sgs_runtime.runs.simulate import game_seed, play_one, wilson  # noqa: E402
-from sgs_runtime.state.model import Player  # noqa: E402
 
-
-class StyledAgent(HeuristicAgent):
-    """The heuristic bot with some of its habits changed (the class attributes)."""
-
-    enemy_at = 0.3  # the hostility above which a player is harmed
-    focus: Optional[str] = None  # "hp": the least HP first; "finish": a player at 1 HP first
-    rescue_others = True
-    traitor_as: Optional[str] = None  # the side a traitor plays for while the game is open
-
-    def _my_side(self) -> str:
-        side = super()._my_side()
-        if side == "alone" and self.traitor_as is not None:
-            assert self.view is not None and self.me is not None
-            if len([q for q in self.view.alive() if q is not self.me]) > 1:
-                if self.traitor_as == "lord" or self.me.hp > 1:
-                    return self.traitor_as
-        return side
-
-    def respond(self, req: Any) -> Any:
-        if not self.rescue_others and req.pattern == "rescue" and req.target is not self.me:
-            return None
-        return super().respond(req)
-
-    def _pick_targets(self, cands: Sequence[Player], lo: int, hi: int, hints: Any,
-                      elemental: bool = False) -> Optional[list[Player]]:
-        harmful = not (hints.targets in ("friend", "self") or hints.intent == "help") \
-            and (hints.intent in ("harm", None) or hints.targets == "enemy")
-        if not harmful or (self.focus is None and self.enemy_at == 0.3):
-            return super()._pick_targets(cands, lo, hi, hints, elemental)
-        if hints.aim is not None and self.view is not None:
-            cands = [p for p in cands if hints.aim(self.view.frame({"me": self.me, "target": p}))]
-        if not cands:
-            return None
-
-        def order(p: Player) -> tuple[Any, ...]:
-            hostile = -self.hostility(p) - (1.0 if elemental and p.chained else 0.0)
-            if self.focus == "hp":
-                return (p.hp, hostile, len(p.hand))
-            if self.focus == "finish":
-                return (p.hp > 1, hostile, p.hp, len(p.hand))
-            return (hostile, p.hp, len(p.hand))
-
-        ranked = sorted(cands, key=order)
-        chosen = [p for p in ranked if self.hostility(p) > self.enemy_at][:hi]
-        if len(chosen) < lo:
-            chosen += [p for p in ranked if p not in chosen and self.hostility(p) > -0.3][: lo - len(chosen)]
-        return chosen[:hi] if len(chosen) >= max(lo, 1) else None
-
-
-STYLES: dict[str, dict[str, Any]] = {
-    "focus": {"focus": "hp"},
-    "finish": {"focus": "finish"},
-    "wary": {"enemy_at": 0.9},
-    "bold": {"enemy_at": 0.05},
-    "no_rescue": {"rescue_others": False},
-    "traitor_loyal": {"traitor_as": "lord"},
-    "traitor_rebel": {"traitor_as": "rebel"},
-}
+#: the styles the probe plays: every named style but the heuristic's own
+STYLES = [name for name in NAMED if name != "plain"]
 
 _CONTENT: list[Any] = []
-
-
-def _register() -> None:
-    for name, habits in STYLES.items():
-        cls = type(f"Styled_{name}", (StyledAgent,), dict(habits, name=f"style_{name}"))
-        simulate.AGENTS[f"style_{name}"] = cls
 
 
 def _content() -> Any:
     if not _CONTENT:
         from sgs_dsl.loader import load_content
 
-        _register()
         _CONTENT.append(load_content())
     return _CONTENT[0]
 
@@ -132,11 +72,12 @@ def play_deal(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     seat = index % players
     base = play_one(content, "identity", players, seed, index, agents="heuristic")
     role = base.heroes[seat][1] if base.heroes else "?"
+    place = place_of(content.ruleset("identity").roles.get(role))
     row: dict[str, Any] = {"index": index, "seat": seat, "role": role, "heuristic": _won(base, seat), "styles": {}}
     for name in styles:
-        if name.startswith("traitor_") and role != "traitor":
+        if NAMED[name].of(place) == NAMED["plain"].of(place):  # the seat would play the heuristic's game
             continue
-        got = play_one(content, "identity", players, seed, index, agents=f"style_{name}@{seat},heuristic")
+        got = play_one(content, "identity", players, seed, index, agents=f"heuristic:style={name}@{seat},heuristic")
         row["styles"][name] = _won(got, seat)
         if got.error:
             row.setdefault("errors", []).append(got.error.splitlines()[0])

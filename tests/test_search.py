@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from sgs_runtime.agents import RandomAgent
 from sgs_runtime.agents.bots import HeuristicAgent
 from sgs_runtime.agents.search import SearchAgent
+from sgs_runtime.agents.styles import NAMED
 from sgs_runtime.errors import UsageError
 from sgs_runtime.records.replay import encode
 from sgs_runtime.resolution.game import Game
@@ -245,8 +246,9 @@ def test_a_spec_sets_the_search_bot_up() -> None:
     ("search::8", "nothing between two ':'"),
     ("search:", "nothing between two ':' or after the last"),
     ("search:8:9", "gives the budget twice"),
-    ("search:heroes=3", "no setting 'heroes' (did you mean 'hero'?); it has alive, hero, kinds, turns, z"),
-    ("heuristic:hero=3", "the heuristic bot has no setting 'hero'; it has none"),
+    ("search:heroes=3", "no setting 'heroes' (did you mean 'hero'?); it has alive, hero, kinds, style, turns, z"),
+    ("heuristic:hero=3", "the heuristic bot has no setting 'hero'; it has style"),
+    ("random:style=focus", "the random bot has no setting 'style'; it has none"),
     ("search:hero=many", "hero='many' cannot be used: a whole number"),
     ("search:kinds=plays", "unknown search decision kind 'plays'"),
     ("search:z=-2", "z='-2' cannot be used"),
@@ -298,7 +300,8 @@ def test_a_search_seat_that_changes_nothing_leaves_the_game_as_the_heuristic_pla
     from sgs_runtime.runs.simulate import play_one
 
     saved = simulate.BUDGETED["search"]
-    simulate.BUDGETED["search"] = lambda s, b=None: SearchAgent(s, rollouts=1, hero_rollouts=0)  # too small a budget
+    simulate.BUDGETED["search"] = lambda s, b=None: SearchAgent(s, rollouts=1, hero_rollouts=0,  # too small a budget
+                                                                 style=NAMED["plain"])
     try:
         for index in range(3):
             base = play_one(content, "identity", 5, 100 + index, index, agents="heuristic")
@@ -410,7 +413,7 @@ def test_the_end_game_budget_waits_for_the_end_game(content: Any, identity: Any)
     game.play([HeuristicAgent(i) for i in range(4)] + [late])
     assert game.result is not None and late.searched > 0
     assert late.alive_then and all(n <= 3 for n in late.alive_then)
-    never = SearchAgent(5, rollouts=4, hero_rollouts=0, alive=1)  # the game is over before one is left
+    never = SearchAgent(5, rollouts=4, hero_rollouts=0, alive=1, style=NAMED["plain"])  # over before one is left
     again = Game(content, identity, players=5, seed=12, keep_log=False)
     again.play([HeuristicAgent(i) for i in range(4)] + [never])
     plain = Game(content, identity, players=5, seed=12, keep_log=False)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.agents import Agent, pick_in_order, valid_players
 from sgs_runtime.agents.beliefs import Belief, role_table, side_of
+from sgs_runtime.agents.styles import NAMED, PLAIN, Style, Styles, place_of
 from sgs_runtime.errors import IllegalDecision
 from sgs_runtime.resolution.requests import (
     ArrangeRequest,
@@ -64,8 +65,9 @@ class HeuristicAgent(Agent):
 
     name = "heuristic"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, style: Optional[Styles] = None) -> None:
         self.rng = random.Random(seed)
+        self.styles = style if style is not None else NAMED["plain"]  # the habits of each place (styles.py)
         self.belief: Optional[Belief] = None  # what this seat believes of the hidden roles
         self._hostile: dict[int, float] = {}  # this decision's hostilities (nothing changes while deciding)
         self._stronger: Optional[bool] = None  # this decision's _rebels_stronger() (a traitor's reading)
@@ -148,9 +150,23 @@ class HeuristicAgent(Agent):
         return against >= for_lord
 
     def _my_side(self) -> str:
-        """lord / rebel / alone: the side my role plays for (the rules' role data)."""
+        """lord / rebel / alone: the side my role plays for (the rules' role data); alone, the side my
+        style plays for while more than one other player is alive (:attr:`Style.traitor_as`)."""
         assert self.me is not None and self.view is not None
-        return side_of(self.view.rules.roles.get(self.me.role))
+        side = side_of(self.view.rules.roles.get(self.me.role))
+        if side == "alone":
+            as_side = self.styles.alone.traitor_as
+            if as_side is not None and (as_side == "lord" or self.me.hp > 1) \
+                    and sum(1 for q in self.view.alive() if q is not self.me) > 1:
+                return as_side
+        return side
+
+    def style(self) -> Style:
+        """The habits of my place at the table: the lord, his side, a rebel, a player alone."""
+        if self.styles is NAMED["plain"]:
+            return PLAIN
+        assert self.me is not None and self.view is not None
+        return self.styles.of(place_of(self.view.rules.roles.get(self.me.role)))
 
     def friend(self, p: Player) -> bool:
         return self.hostility(p) < -0.3
@@ -341,10 +357,19 @@ class HeuristicAgent(Agent):
         elif hints.targets == "self":
             chosen = [p for p in cands if p is self.me][:1]
         elif hints.intent in ("harm", None) or hints.targets == "enemy":
-            # fire and thunder pass along the chain: a chained enemy first (铁索连环)
-            ranked = sorted(cands, key=lambda p: (-self.hostility(p) - (1.0 if elemental and p.chained else 0.0),
-                                                  p.hp, len(p.hand)))
-            chosen = [p for p in ranked if self.hostility(p) > 0.3][:hi]
+            style = self.style()
+
+            def order(p: Player) -> tuple[Any, ...]:
+                # fire and thunder pass along the chain: a chained enemy first (铁索连环)
+                hostile = -self.hostility(p) - (1.0 if elemental and p.chained else 0.0)
+                if style.focus == "hp":
+                    return (p.hp, hostile, len(p.hand))
+                if style.focus == "finish":
+                    return (p.hp > 1, hostile, p.hp, len(p.hand))
+                return (hostile, p.hp, len(p.hand))
+
+            ranked = sorted(cands, key=order)
+            chosen = [p for p in ranked if self.hostility(p) > style.enemy_at][:hi]
             if len(chosen) < lo:
                 extra = [p for p in ranked if p not in chosen and self.hostility(p) > -0.3]
                 chosen += extra[: lo - len(chosen)]
@@ -395,7 +420,7 @@ class HeuristicAgent(Agent):
             return None
         if req.pattern == "rescue":
             target = req.target
-            if target is None or not (target is me or self.friend(target)):
+            if target is None or not (target is me or (self.friend(target) and self.style().rescue_others)):
                 return None
         elif req.target is not None and req.against is not None and self._is_counter(req):
             original, depth = self._original_effect(req)

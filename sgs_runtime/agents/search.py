@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from sgs_runtime.agents import Agent
 from sgs_runtime.agents.bots import HeuristicAgent
+from sgs_runtime.agents.styles import NAMED, Styles, style
 from sgs_runtime.errors import IllegalDecision, UsageError
 from sgs_runtime.resolution.requests import OptionRequest, PlayAction, PlayRequest, Request, RespondRequest, Response
 from sgs_runtime.state.seatview import SeatView, as_view
@@ -61,6 +62,9 @@ DEFAULT_BATCH = 4
 #: whole-game worlds per hero offered at the hero choice, at most
 DEFAULT_HERO_ROLLOUTS = 80
 
+#: the heuristic habits the bot plays with, in its own seat and in its rollouts (:mod:`sgs_runtime.agents.styles`)
+DEFAULT_STYLE = "roles"
+
 
 class SearchAgent(Agent):
     """Rollout search over determinized copies, on top of the heuristic bot."""
@@ -71,8 +75,9 @@ class SearchAgent(Agent):
                  policy: str = "heuristic", ms: Optional[float] = None, margin: float = 0.0, z: float = 2.0,
                  method: str = "auto", max_turns: Optional[int] = None, hero_rollouts: int = DEFAULT_HERO_ROLLOUTS,
                  batch: int = DEFAULT_BATCH, hero_z: float = 0.0, kinds: str = "play,response",
-                 alive: Optional[int] = None) -> None:
-        self.base = HeuristicAgent(seed)
+                 alive: Optional[int] = None, style: Optional[Styles] = None) -> None:
+        self.styles = style if style is not None else NAMED[DEFAULT_STYLE]
+        self.base = HeuristicAgent(seed, self.styles)
         self.rng = random.Random(f"search:{seed}")
         self.rollouts = max(0, rollouts)
         self.max_candidates = max(1, candidates)  # besides the heuristic's own answer
@@ -187,6 +192,15 @@ class SearchAgent(Agent):
 
     # ------------------------------------------------------------------ search
 
+    def _own(self, seed: int) -> Optional[Agent]:
+        """The bot this seat plays on with in a rollout: the heuristic in this bot's style (with the
+        ``random`` policy, a random bot as everywhere else)."""
+        from sgs_runtime.runs.fork import POLICIES
+
+        if self.policy != "heuristic":
+            return POLICIES[self.policy](seed)  # type: ignore[no-any-return]
+        return HeuristicAgent(seed, self.styles)
+
     def _role_weight(self, view: SeatView) -> Callable[[int, str], float]:
         """The heuristic's belief about the roles (:mod:`sgs_runtime.agents.beliefs`), as the weights the
         roles are dealt with: a seat gets a role in proportion to the chance the belief gives it."""
@@ -220,7 +234,7 @@ class SearchAgent(Agent):
                 break
             seeds = [self.rng.getrandbits(62) for _ in range(step_now)]
             got = evaluate(view, req, [cands[i] for i in ids], seeds, policy=self.policy, method=self.method,
-                           max_turns=horizon, role_weight=weight)
+                           max_turns=horizon, role_weight=weight, own=self._own)
             for i, more in zip(ids, got):
                 scores[i].extend(more)
             spent += step_now * len(ids)
@@ -286,6 +300,7 @@ SETTINGS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "z": ("z", _positive),  # the standard errors a play or response candidate's gain must clear
     "turns": ("max_turns", _count),  # a horizon of that many turns, scored by the evaluation (0: to the end)
     "alive": ("alive", _count),  # search the play and the responses only once at most that many are alive
+    "style": ("style", style),  # the heuristic habits it plays with (sgs_runtime.agents.styles)
 }
 
 

@@ -174,14 +174,16 @@ def in_fork(fn: Callable[[], T], timeout: float = DEFAULT_TIMEOUT) -> Optional[T
 
 
 def play_out(game: "Game", seat: int, answer: Any, seed: int, policy: str = "heuristic",
-             max_turns: Optional[int] = None, role_weight: Optional[RoleWeight] = None) -> float:
+             max_turns: Optional[int] = None, role_weight: Optional[RoleWeight] = None,
+             own: Optional[Callable[[int], Any]] = None) -> float:
     """On a copy (it is played on and spoilt): deal anew what ``seat`` cannot see, answer the pending
     request with ``answer`` (in :func:`~sgs_runtime.records.replay.encode` form), play every seat with
     ``policy`` bots to the end; 1.0 if ``seat`` won, 0.0 if it lost, 0.5 if a limit stopped it.
 
     ``max_turns``: a horizon: stop after that many more turns and score the position reached by the
     chance the model of :mod:`sgs_runtime.agents.evaluation` gives the seat's side; ``role_weight``: the seat's belief
-    about the unknown roles (:func:`~sgs_runtime.state.redeal.redeal`). Raise :class:`GameError` when the
+    about the unknown roles (:func:`~sgs_runtime.state.redeal.redeal`); ``own``: the bot ``seat`` plays itself
+    with, made from its seed like the others (default: a ``policy`` bot). Raise :class:`GameError` when the
     answer is refused."""
     from sgs_runtime.state.seatview import ask_agent
 
@@ -200,7 +202,7 @@ def play_out(game: "Game", seat: int, answer: Any, seed: int, policy: str = "heu
         game.limits = dataclasses.replace(game.limits, turns=min(game.limits.turns, game.turn_number + max_turns))
     if isinstance(req, PlayRequest):
         req.passed.clear()  # legality is judged again in the dealt world
-    bots = [make(rng.getrandbits(62)) for _ in game.players]
+    bots = [(own if own is not None and p.seat == seat else make)(rng.getrandbits(62)) for p in game.players]
     try:
         req = game.answer(decode(game, req, answer))
         while req is not None:
@@ -219,7 +221,8 @@ def play_out(game: "Game", seat: int, answer: Any, seed: int, policy: str = "heu
 
 def rollouts(game: "Game", seat: int, jobs: Sequence[tuple[Any, int]], *, policy: str = "heuristic",
              method: str = "auto", timeout: float = DEFAULT_TIMEOUT, max_turns: Optional[int] = None,
-             role_weight: Optional[RoleWeight] = None) -> list[Optional[float]]:
+             role_weight: Optional[RoleWeight] = None, own: Optional[Callable[[int], Any]] = None
+             ) -> list[Optional[float]]:
     """Play out each job ``(answer in encode form, seed)`` on its own copy of ``game``; its score, or
     ``None`` for a rollout that was lost (failed, refused or overran). ``game`` itself does not change."""
     if policy not in POLICIES:
@@ -229,12 +232,12 @@ def rollouts(game: "Game", seat: int, jobs: Sequence[tuple[Any, int]], *, policy
     out: list[Optional[float]] = []
     for answer, seed in jobs:
         if how == "fork":
-            got = in_fork(functools.partial(play_out, game, seat, answer, seed, policy, max_turns, role_weight),
+            got = in_fork(functools.partial(play_out, game, seat, answer, seed, policy, max_turns, role_weight, own),
                           timeout)
             out.append(got if isinstance(got, float) else None)
             continue
         try:
-            out.append(play_out(copy_game(game), seat, answer, seed, policy, max_turns, role_weight))
+            out.append(play_out(copy_game(game), seat, answer, seed, policy, max_turns, role_weight, own))
         except GameError:
             out.append(None)
     return out
@@ -242,12 +245,14 @@ def rollouts(game: "Game", seat: int, jobs: Sequence[tuple[Any, int]], *, policy
 
 def evaluate(view: "SeatView", request: "Request", answers: Sequence[Any], seeds: Sequence[int], *,
              policy: str = "heuristic", method: str = "auto", timeout: float = DEFAULT_TIMEOUT,
-             max_turns: Optional[int] = None, role_weight: Optional[RoleWeight] = None) -> list[list[Optional[float]]]:
+             max_turns: Optional[int] = None, role_weight: Optional[RoleWeight] = None,
+             own: Optional[Callable[[int], Any]] = None) -> list[list[Optional[float]]]:
     """For an agent: the score of each of its candidate ``answers`` to ``request`` (as it was given to
     the agent) in one rollout per seed: ``scores[answer][seed]`` (``None``: lost).
 
     Each seed deals one world from what the view's seat knows; every answer is tried in the same
-    worlds; ``role_weight`` is the agent's belief about the roles it does not know. Only the scores come
+    worlds; ``role_weight`` is the agent's belief about the roles it does not know, ``own`` the bot its
+    seat plays on with (:func:`play_out`). Only the scores come
     back: nothing of the dealt worlds does."""
     from sgs_runtime.state.visibility import unmask_answer
 
@@ -257,6 +262,6 @@ def evaluate(view: "SeatView", request: "Request", answers: Sequence[Any], seeds
     encoded = [encode(unmask_answer(request, a)) for a in answers]
     jobs = [(a, s) for a in encoded for s in seeds]
     flat = rollouts(game, view.seat, jobs, policy=policy, method=method, timeout=timeout, max_turns=max_turns,
-                    role_weight=role_weight)
+                    role_weight=role_weight, own=own)
     n = len(seeds)
     return [flat[i * n:(i + 1) * n] for i in range(len(answers))]

@@ -40,14 +40,20 @@ def _search_agent(seed: int, rollouts: Optional[int] = None, **settings: Any) ->
     return SearchAgent(seed, rollouts or DEFAULT_ROLLOUTS, **settings)
 
 
-#: the kinds that take ``NAME=VALUE`` settings (``search:16:hero=40``), and how each is made with them
-CONFIGURED: dict[str, Callable[..., Any]] = {"search": _search_agent}
+def _heuristic_agent(seed: int, _budget: Optional[int] = None, **settings: Any) -> Any:
+    return HeuristicAgent(seed, **settings)
+
+
+#: the kinds that take ``NAME=VALUE`` settings (``search:16:hero=40``, ``heuristic:style=focus``), and how
+#: each is made with them
+CONFIGURED: dict[str, Callable[..., Any]] = {"search": _search_agent, "heuristic": _heuristic_agent}
 
 
 def _settings() -> dict[str, Any]:
     from sgs_runtime.agents.search import SETTINGS
+    from sgs_runtime.agents.styles import style
 
-    return {"search": SETTINGS}
+    return {"search": SETTINGS, "heuristic": {"style": ("style", style)}}
 
 
 def make_agent(spec: str, seed: int) -> Any:
