@@ -75,7 +75,7 @@ def play_deal(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     place = place_of(content.ruleset("identity").roles.get(role))
     row: dict[str, Any] = {"index": index, "seat": seat, "role": role, "heuristic": _won(base, seat), "styles": {}}
     for name in styles:
-        if NAMED[name].of(place) == NAMED["plain"].of(place):  # the seat would play the heuristic's game
+        if NAMED[name].of(place).plain:  # the seat would play the heuristic's game
             continue
         got = play_one(content, "identity", players, seed, index, agents=f"heuristic:style={name}@{seat},heuristic")
         row["styles"][name] = _won(got, seat)

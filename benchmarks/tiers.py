@@ -87,7 +87,8 @@ def play_deal(args: tuple[str, str, str, int, int, int]) -> dict[str, Any]:
     role = mixed.heroes[seat][1] if mixed.heroes else "?"
     same_role = bool(base.heroes) and bool(mixed.heroes) and base.heroes[seat][1] == role
     return {"index": index, "seat": seat, "role": role, "same_role": same_role, "low": seat_won(base, seat),
-            "high": seat_won(mixed, seat), "cpu": cpu, "errors": [s.error for s in (base, mixed) if s.error]}
+            "high": seat_won(mixed, seat), "cpu": cpu, "errors": [s.error for s in (base, mixed) if s.error],
+            "seed": master}
 
 
 def share_ci(rows: list[dict[str, Any]], rounds: int = 2000, seed: int = 1) -> tuple[float, float]:
@@ -143,7 +144,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--rules", default="identity")
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--seed", type=int, default=None, help="the master seed of the deals (default 2026; with "
+                    "--summarise, for rows that do not record theirs)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--search", type=json.loads, default=None, metavar="JSON",
@@ -155,18 +157,23 @@ def main() -> None:
     ap.add_argument("--summarise", type=Path, default=None, help="summarise the rows of an earlier --rows file")
     a = ap.parse_args()
     pairs = a.pair or ["random:heuristic", "heuristic:search"]
-    report: dict[str, Any] = {"players": a.players, "rules": a.rules, "seed": a.seed, "pairs": {}}
+    seed = 2026 if a.seed is None else a.seed
+    report: dict[str, Any] = {"players": a.players, "rules": a.rules, "seed": seed, "pairs": {}}
     if a.summarise is not None:
         rows_by_pair: dict[str, list[dict[str, Any]]] = {}
+        seeds: set[Optional[int]] = set()
         for line in a.summarise.read_text().splitlines():
             row = json.loads(line)
             rows_by_pair.setdefault(row["pair"], []).append(row)
+            seeds.add(row.get("seed", a.seed))
+        # the seeds the rows were dealt with (None: not recorded in them, nor given with --seed)
+        report["seed"] = next(iter(seeds)) if len(seeds) == 1 else sorted(seeds, key=lambda s: (s is None, s or 0))
         report["pairs"] = {p: summarise(r) for p, r in rows_by_pair.items()}
         print(json.dumps(report, indent=1))
         return
     for pair in pairs:
         low, _, high = pair.partition(":")
-        jobs = [(low, high, a.rules, a.players, a.seed, i) for i in range(a.deals)]
+        jobs = [(low, high, a.rules, a.players, seed, i) for i in range(a.deals)]
         start = time.perf_counter()
         rows: list[dict[str, Any]] = []
         out = a.rows.open("a") if a.rows is not None else None

@@ -54,8 +54,8 @@ class Style:
 
     @property
     def plain(self) -> bool:
-        """Whether the harmful targets are picked as the heuristic picks them."""
-        return self.focus is None and self.enemy_at == PLAIN.enemy_at
+        """Whether these are the heuristic bot's own habits."""
+        return self == PLAIN
 
 
 PLAIN = Style()
@@ -78,7 +78,8 @@ class Styles:
 
     @property
     def plain(self) -> bool:
-        return all(self.of(p) == PLAIN for p in PLACES)
+        """Whether every place plays with the heuristic bot's own habits."""
+        return all(self.of(p).plain for p in PLACES)
 
 
 def place_of(rdef: Optional["RoleDef"]) -> str:
