@@ -16,13 +16,14 @@ habit makes the seat act otherwise:
 * ``wary`` / ``bold``: harm only players believed enemies above 0.9 / 0.05 (the
   heuristic: 0.3);
 * ``no_rescue``: save only oneself when dying, not a friend;
-* ``traitor_loyal``: a traitor plays for the lord's side while more than one other
-  player is alive (the heuristic keeps the sides balanced);
+* ``traitor_loyal``: a traitor plays for the lord's side while a rebel may be alive and
+  more than one other player is (the heuristic keeps the sides balanced);
 * ``traitor_rebel``: a traitor plays for the rebels while it has more than 1 HP;
 * ``roles``: ``focus`` for the lord, ``traitor_loyal`` for the traitor, the heuristic's
   habits for the others.
 
-A style that changes nothing for the seat's role is not played for it.
+A style that changes nothing for the seat's role is not played for it. A game stopped
+by the turn limit counts as lost for the seat (the report counts them: ``limits``).
 
 For each role: the seat's win rate with each style against the heuristic's, the
 style's share of the seat's wins (50%: no change), and the *oracle* rate: how often
@@ -60,9 +61,10 @@ def _content() -> Any:
 
 
 def _won(summary: Any, seat: int) -> Optional[bool]:
-    if summary.error is not None or summary.limit is not None or not summary.heroes:
+    """Whether the seat won; a game stopped by a limit is not won (None: an error, or no game)."""
+    if summary.error is not None or not summary.heroes:
         return None
-    return bool(summary.heroes[seat][0] in summary.winners)
+    return summary.limit is None and bool(summary.heroes[seat][0] in summary.winners)
 
 
 def play_deal(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
@@ -73,12 +75,15 @@ def play_deal(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     base = play_one(content, "identity", players, seed, index, agents="heuristic")
     role = base.heroes[seat][1] if base.heroes else "?"
     place = place_of(content.ruleset("identity").roles.get(role))
-    row: dict[str, Any] = {"index": index, "seat": seat, "role": role, "heuristic": _won(base, seat), "styles": {}}
+    row: dict[str, Any] = {"index": index, "seat": seat, "role": role, "heuristic": _won(base, seat), "styles": {},
+                           "limits": ["heuristic"] if base.limit else []}
     for name in styles:
         if NAMED[name].of(place).plain:  # the seat would play the heuristic's game
             continue
         got = play_one(content, "identity", players, seed, index, agents=f"heuristic:style={name}@{seat},heuristic")
         row["styles"][name] = _won(got, seat)
+        if got.limit:
+            row["limits"].append(name)
         if got.error:
             row.setdefault("errors", []).append(got.error.splitlines()[0])
     return row
@@ -93,6 +98,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         base = sum(1 for r in rs if r["heuristic"])
         entry: dict[str, Any] = {"deals": len(rs), "heuristic": round(base / len(rs), 3),
+                                 "heuristic_limits": sum(1 for r in rs if "heuristic" in r.get("limits", ())),
                                  "heuristic_ci95": wilson(base, len(rs)),
                                  "oracle": round(sum(1 for r in rs if r["heuristic"] or any(r["styles"].values()))
                                                  / len(rs), 3), "styles": {}}
@@ -104,7 +110,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             low = sum(1 for r in got if r["heuristic"])
             entry["styles"][name] = {"deals": len(got), "rate": round(won / len(got), 3), "ci95": wilson(won, len(got)),
                                      "heuristic": round(low / len(got), 3),
-                                     "share": round(won / (won + low), 3) if won + low else None}
+                                     "share": round(won / (won + low), 3) if won + low else None,
+                                     "limits": sum(1 for r in got if name in r.get("limits", ()))}
         out[role] = entry
     return out
 

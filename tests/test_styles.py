@@ -97,10 +97,17 @@ def test_a_traitor_of_a_style_plays_for_a_side_while_the_game_is_open(content: A
     assert (loyal._my_side(), rebel._my_side(), plain._my_side()) == ("lord", "rebel", "alone")
     traitor.hp = 1
     assert rebel._my_side() == "alone"  # for the rebels only while it has more than 1 HP
+    rebels = [p for p in game.players if place_of(identity.roles.get(p.role)) == "rebel"]
+    for p in rebels[:-1]:
+        p.alive, p.role_revealed = False, True  # a dead player's role is shown
+    assert loyal._my_side() == "lord"  # a rebel is left
+    rebels[-1].alive, rebels[-1].role_revealed = False, True
+    assert sum(1 for p in game.players if p.alive and p is not traitor) > 1
+    assert loyal._my_side() == "alone"  # no rebel is left: he fights the lord's side, or nobody harms anybody
     for p in game.players:
         if p is not traitor and place_of(identity.roles.get(p.role)) != "lord":
             p.alive = False
-    assert loyal._my_side() == "alone"  # the lord and he are left: alone again
+    assert loyal._my_side() == "alone" and rebel._my_side() == "alone"  # the lord and he are left
 
 
 def test_a_style_is_kept_by_place_and_others_play_plainly(content: Any, identity: Any) -> None:

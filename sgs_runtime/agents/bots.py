@@ -156,10 +156,20 @@ class HeuristicAgent(Agent):
         side = side_of(self.view.rules.roles.get(self.me.role))
         if side == "alone":
             as_side = self.styles.alone.traitor_as
-            if as_side is not None and (as_side == "lord" or self.me.hp > 1) \
-                    and sum(1 for q in self.view.alive() if q is not self.me) > 1:
+            if as_side is not None and sum(1 for q in self.view.alive() if q is not self.me) > 1 \
+                    and (self._side_may_live("rebel") if as_side == "lord" else self.me.hp > 1):
                 return as_side
         return side
+
+    def _side_may_live(self, side: str) -> bool:
+        """Whether a player of ``side`` other than me may still be alive, by my belief (the table's role
+        counts and the roles revealed): for the lord's side, once no rebel is left, a traitor who played
+        for it must fight it, or nobody would harm anybody."""
+        assert self.view is not None and self.me is not None
+        table = role_table(self.view.rules)
+        probs = self.belief_of().probabilities(self.view)
+        return any(pr > 0 and table.side(r) == side for q in self.view.alive() if q is not self.me
+                   for r, pr in probs[q.seat].items())
 
     def style(self) -> Style:
         """The habits of my place at the table: the lord, his side, a rebel, a player alone."""

@@ -13,7 +13,8 @@ take a name of :data:`NAMED`:
 * ``wary`` / ``bold``: harm only players believed enemies above 0.9 / 0.05 (plain: 0.3);
 * ``no_rescue``: save only oneself when dying;
 * ``traitor_loyal`` / ``traitor_rebel``: a player alone plays for the lord's side while
-  more than one other player is alive / for the rebels while it has more than 1 HP;
+  a rebel may be alive / for the rebels while it has more than 1 HP, and either only while
+  more than one other player is alive;
 * ``roles``: the style that did best for each place in ``benchmarks/play_styles.py``
   (docs/performance.md): ``focus`` for the lord, ``traitor_loyal`` for a player alone,
   ``plain`` for the others.
