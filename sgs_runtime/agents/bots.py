@@ -151,7 +151,8 @@ class HeuristicAgent(Agent):
 
     def _my_side(self) -> str:
         """lord / rebel / alone: the side my role plays for (the rules' role data); alone, the side my
-        style plays for while more than one other player is alive (:attr:`Style.traitor_as`)."""
+        style plays for (:attr:`Style.traitor_as`) while more than one other player is alive and, for the
+        lord's side, a rebel may be (for the rebels', while I have more than 1 HP)."""
         assert self.me is not None and self.view is not None
         side = side_of(self.view.rules.roles.get(self.me.role))
         if side == "alone":
