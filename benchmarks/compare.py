@@ -3,6 +3,7 @@
     python benchmarks/compare.py --baseline 20bad30            # standard game, then the 军争 game
     python benchmarks/compare.py --baseline HEAD~3 --games 150 --rounds 5 --json
     python benchmarks/compare.py --baseline 24e70ea --agents random,heuristic
+    python benchmarks/compare.py --baseline HEAD --compiled --agents random,heuristic   # compiled over pure
 
 The machine is shared and noisy, so absolute figures drift; the ratio of two figures
 taken alternately, in fresh processes, round after round, does not. The baseline is
@@ -11,6 +12,8 @@ each round plays the same seeded 5-player games in each tree, once for each kind
 agents given (``--agents``, random by default), and the report gives every round and
 the median ratio of each kind. The 军争 figure (rules ``maneuvering``, 160 cards) is
 measured in this tree only, with the first kind of agents, in the same rounds.
+With ``--compiled`` "this tree" is a copy of it with the compiled build (setup.py,
+``SGS_COMPILE=1``; made by ``tools/compiled.py``, which needs a C compiler and mypy).
 """
 
 from __future__ import annotations
@@ -68,6 +71,22 @@ def baseline_tree(revision: str) -> Iterator[Path]:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
 
 
+@contextmanager
+def current_tree(compiled: bool) -> Iterator[Path]:
+    """This tree, or a copy of it with the compiled build (removed afterwards)."""
+    if not compiled:
+        yield ROOT
+        return
+    sys.path.insert(0, str(ROOT / "tools"))
+    import compiled as builder  # tools/compiled.py
+
+    why = builder.can_compile()
+    if why:
+        raise SystemExit(f"--compiled: {why}")
+    with tempfile.TemporaryDirectory(prefix="sgs-compiled-") as tmp:
+        yield builder.build(Path(tmp) / "tree")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline", required=True, help="a git revision to compare with (e.g. 20bad30)")
@@ -75,25 +94,27 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--agents", default="random",
                     help="kinds of agents, separated by commas (random, heuristic): a ratio for each")
+    ap.add_argument("--compiled", action="store_true",
+                    help="measure a copy of this tree with the compiled build (tools/compiled.py)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     kinds = [a.strip() for a in args.agents.split(",") if a.strip()]
     if not kinds or any(k not in ("random", "heuristic") for k in kinds):
         ap.error(f"--agents takes random, heuristic or both, not '{args.agents}'")
     rounds: list[dict[str, Any]] = []
-    with baseline_tree(args.baseline) as base:
+    with baseline_tree(args.baseline) as base, current_tree(args.compiled) as now:
         for n in range(args.rounds):
-            first, second = (base, ROOT) if n % 2 == 0 else (ROOT, base)  # alternate the order
+            first, second = (base, now) if n % 2 == 0 else (now, base)  # alternate the order
             row: dict[str, Any] = {}
             for kind in kinds:
                 got = {first: rate(first, "identity", args.games, kind),
                        second: rate(second, "identity", args.games, kind)}
-                row[kind] = {"baseline": got[base], "current": got[ROOT], "ratio": got[ROOT] / got[base]}
-            row["maneuvering"] = rate(ROOT, "maneuvering", args.games, kinds[0])
+                row[kind] = {"baseline": got[base], "current": got[now], "ratio": got[now] / got[base]}
+            row["maneuvering"] = rate(now, "maneuvering", args.games, kinds[0])
             rounds.append(row)
     first_kind = kinds[0]
     result: dict[str, Any] = {
-        "baseline": args.baseline, "games": args.games, "agents": kinds, "rounds": rounds,
+        "baseline": args.baseline, "compiled": args.compiled, "games": args.games, "agents": kinds, "rounds": rounds,
         "median_ratio": {k: statistics.median(r[k]["ratio"] for r in rounds) for k in kinds},
         "median_standard": {k: statistics.median(r[k]["current"] for r in rounds) for k in kinds},
         "median_maneuvering": statistics.median(r["maneuvering"] for r in rounds),

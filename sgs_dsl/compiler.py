@@ -34,6 +34,7 @@ from sgs_runtime.resolution.vocabulary import (
     PLAYER_ATTRS,
     PLAYER_METHODS,
     Field,
+    OptionalField,
     element_type,
     list_type,
 )
@@ -335,7 +336,7 @@ class Compiler:
             return self.k(None), "any"
         if name in table:
             at, getter, _ = table[name]
-            if isinstance(getter, _OptionalField):
+            if isinstance(getter, OptionalField):
                 return self.guard(obj, lambda o: code(f"getattr({{}}, {ascii(name)}, None)", o)), at
             if isinstance(getter, Field):
                 return self.guard(obj, lambda o: code("{}." + getter.path, o)), at
@@ -365,7 +366,7 @@ class Compiler:
                 return None
             table = dict(EVENT_COMMON)
             for fname, ftype in cls.FIELDS.items():
-                table[fname] = (ftype, _OptionalField(fname), "")
+                table[fname] = (ftype, OptionalField(fname), "")
             return table
         return None
 
@@ -1371,10 +1372,10 @@ def _dynamic_getter(kind: type, name: str) -> Callable[[Any], Any]:
     if issubclass(kind, (Card, VirtualCard)):
         return CARD_ATTRS[name][1] if name in CARD_ATTRS else _nothing
     if issubclass(kind, Event):
-        return _OptionalField(name)  # ``cancelled`` too: every event has it
+        return OptionalField(name)  # ``cancelled`` too: every event has it
     if issubclass(kind, (list, tuple)):
         return LIST_ATTRS[name][1] if name in LIST_ATTRS else _nothing
-    return _OptionalField(name)
+    return OptionalField(name)
 
 
 #: (type, attribute) -> getter, filled as values of each type are met
@@ -1461,15 +1462,6 @@ def _equal(a: Any, b: Any) -> bool:
     if isinstance(b, str) and not isinstance(a, str) and parse_card_text(b):
         return card_is(a, b)
     return bool(a == b)
-
-
-class _OptionalField(Field):
-    """An attribute that a value may lack (an event's field): none then."""
-
-    __slots__ = ()
-
-    def __call__(self, obj: Any) -> Any:
-        return getattr(obj, self.path, None)
 
 
 def _truth(c: Code) -> Code:

@@ -33,6 +33,8 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+from sgs_runtime.native import mypyc_attr
+
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.state.definitions import Content, RoleDef, Ruleset
     from sgs_runtime.state.seatview import SeatView
@@ -166,6 +168,7 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     return out
 
 
+@mypyc_attr(serializable=True)  # (copied with the bot that keeps it)
 class Belief:
     """What one seat believes of the others' roles, from its view only.
 

@@ -27,6 +27,7 @@ from sgs_runtime.agents import Agent, pick_in_order, valid_players
 from sgs_runtime.agents.beliefs import Belief, role_table, side_of
 from sgs_runtime.agents.styles import NAMED, PLAIN, Style, Styles, place_of
 from sgs_runtime.errors import IllegalDecision
+from sgs_runtime.native import mypyc_attr
 from sgs_runtime.resolution.requests import (
     ArrangeRequest,
     CardsRequest,
@@ -60,6 +61,7 @@ ROLE_HOSTILITY: dict[str, dict[str, float]] = {
 }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # (a custom bot extends it; copies)
 class HeuristicAgent(Agent):
     """Role-aware bot driven by the content's ``ai`` hints."""
 
@@ -191,7 +193,7 @@ class HeuristicAgent(Agent):
     def hints(kind: Optional[CardKind]) -> AiHints:
         return kind.ai if kind is not None else NO_HINTS
 
-    def value(self, card: Card) -> float:
+    def value(self, card: Any) -> float:  # (a card, or a place holder of one this seat cannot see)
         if card.kind is None:  # a card this seat cannot see (a place holder)
             return 4.5
         v = card.kind.ai.value
@@ -501,10 +503,10 @@ class HeuristicAgent(Agent):
             return bool(skill.ai.accept(self.view.frame({"me": self.me, "event": req.event})))
         return True
 
-    def cards(self, req: CardsRequest) -> list[Card]:
+    def cards(self, req: CardsRequest) -> list[Any]:
         assert self.me is not None
         me = self.me
-        pool = list(req.candidates)
+        pool: list[Any] = list(req.candidates)  # (cards, and place holders of the cards it may not see)
         mine = all(c.owner is me for c in pool)
         if mine or req.purpose in ("discard", "give"):
             ranked = sorted(pool, key=self.value)
@@ -517,7 +519,7 @@ class HeuristicAgent(Agent):
         owner = next(iter(owners)) if len(owners) == 1 else None
         friendly = owner is not None and self.friend(owner)
 
-        def worth(c: Card) -> float:
+        def worth(c: Any) -> float:
             if c.id in req.hidden:
                 return 4.5 + self.rng.random()
             if c.zone is not None and c.zone.name == "judge":

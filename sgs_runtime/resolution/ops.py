@@ -210,10 +210,12 @@ def arrange(f: Frame, who: Player, n: int) -> "Gen":
     from sgs_runtime.state.visibility import let_see
 
     let_see(g, cards, who)  # the arranger sees them (观星)
-    top, bottom = yield from g.ask(ArrangeRequest(who, f"arrange the top {len(cards)} cards", cards=cards))
+    got = yield from g.ask(ArrangeRequest(who, f"arrange the top {len(cards)} cards", cards=cards))
+    top: list[Card] = list(got[0])
+    bottom: list[Card] = list(got[1])
     for c in cards:
         g.draw_pile.remove(c)
-    for c in reversed(list(top)):
+    for c in reversed(top):
         g.draw_pile.add(c, top=True)
     for c in bottom:
         g.draw_pile.add(c)

@@ -192,53 +192,65 @@ def ask_respond(g: "Game", player: Player, patterns: frozenset[str], mode: str, 
         ev = RespondEvent(player, pattern, mode, against, source, beneficiary)
         g.push(ev)
         try:
-            if _denied(g, player, against):  # 铁骑: no answer at all, not even 八卦阵's
-                break
-            if beneficiary is None:
-                yield from fire(g, "respond_asked", ev)
-            card = ev.provided
-            provided = card is not None
-            if card is None and ev.cancelled:  # a trigger closed the window: no answer
-                break
-            if card is None and player.alive:
-                opts = response_options(g, player, patterns, mode, rescue_target, against)
-                if opts:
-                    what = f"{mode} {pattern}" + (f" against {against.kind.id}" if against is not None else "")
-                    if on:
-                        what += " on " + ", ".join(p.name for p in on)
-                    req = make_request(g, player, patterns, mode, opts, against, rescue_target, what)
-                    req.on = list(on or [])
-                    req.beneficiary = beneficiary
-                    ans = yield from g.ask(req)
-                    if ans is not None:
-                        card = build_card(g, player, ans)
-            if card is None:
-                break
-            ev.card = card
-            if on is not None:
-                # a use with targets: the card goes the whole way of a use
-                user = beneficiary or player
-                done = yield from use_card(g, user, card, list(on), extra=extra)
-                if done.voided:
-                    break
-            else:
-                hidden = face_down_fields(card)
-                yield from move(g, card.physical, g.processing, reason=mode, by=player,
-                                visible=False if hidden else None)
-                g.emit("respond", player=player, card=card, mode=mode, against=against,
-                       **({"for": beneficiary} if beneficiary is not None else {}),
-                       **({"provided": True} if provided else {}), **hidden)
-                if not (yield from declare(g, player, card, mode)):
-                    yield from clear_processing(g, card.physical)
-                    break
-                g.record(beneficiary or player, card, mode)
-                if beneficiary is None:
-                    yield from fire(g, "responded", ev)
-                    yield from clear_processing(g, card.physical)
-            given.append(card)
+            card = yield from _answer_once(g, ev, patterns, on, rescue_target, extra)
         finally:
             g.pop(ev)
+        if card is None:
+            break
+        given.append(card)
     return given
+
+
+def _answer_once(g: "Game", ev: RespondEvent, patterns: frozenset[str], on: Optional[Sequence[Player]],
+                 rescue_target: Optional[Player], extra: bool) -> "Gen":
+    """One answer in :func:`ask_respond`'s window ``ev`` (pushed): the card given, or None when the
+    window closes (no answer, a void use, a denied or dead player)."""
+    player, pattern, mode = ev.player, ev.pattern, ev.mode
+    against, beneficiary = ev.against, ev.beneficiary
+    if _denied(g, player, against):  # 铁骑: no answer at all, not even 八卦阵's
+        return None
+    if beneficiary is None:
+        yield from fire(g, "respond_asked", ev)
+    card = ev.provided
+    provided = card is not None
+    if card is None and ev.cancelled:  # a trigger closed the window: no answer
+        return None
+    if card is None and player.alive:
+        opts = response_options(g, player, patterns, mode, rescue_target, against)
+        if opts:
+            what = f"{mode} {pattern}" + (f" against {against.kind.id}" if against is not None else "")
+            if on:
+                what += " on " + ", ".join(p.name for p in on)
+            req = make_request(g, player, patterns, mode, opts, against, rescue_target, what)
+            req.on = list(on or [])
+            req.beneficiary = beneficiary
+            ans = yield from g.ask(req)
+            if ans is not None:
+                card = build_card(g, player, ans)
+    if card is None:
+        return None
+    ev.card = card
+    if on is not None:
+        # a use with targets: the card goes the whole way of a use
+        user = beneficiary or player
+        done = yield from use_card(g, user, card, list(on), extra=extra)
+        if done.voided:
+            return None
+    else:
+        hidden = face_down_fields(card)
+        yield from move(g, card.physical, g.processing, reason=mode, by=player,
+                        visible=False if hidden else None)
+        g.emit("respond", player=player, card=card, mode=mode, against=against,
+               **({"for": beneficiary} if beneficiary is not None else {}),
+               **({"provided": True} if provided else {}), **hidden)
+        if not (yield from declare(g, player, card, mode)):
+            yield from clear_processing(g, card.physical)
+            return None
+        g.record(beneficiary or player, card, mode)
+        if beneficiary is None:
+            yield from fire(g, "responded", ev)
+            yield from clear_processing(g, card.physical)
+    return card
 
 
 def _denied(g: "Game", player: Player, against: Optional[AnyCard]) -> bool:
@@ -272,16 +284,19 @@ def counter_window(g: "Game", card: AnyCard, target: Player, use: Optional[UseEv
             g.emit("use", user=p, card=counter, against=card, target=target, **face_down_fields(counter))
             yield from move(g, counter.physical, g.processing, reason="use", by=p,
                             visible=False if is_face_down(counter) else None)
-            if not (yield from declare(g, p, counter, "use")):
+            voided = not (yield from declare(g, p, counter, "use"))
+            if voided:
                 yield from clear_processing(g, counter.physical)
-                continue  # void: the window goes on to the next player
-            g.record(p, counter, "use")
-            yield from fire(g, "card_used", cuse)
-            itself = yield from counter_window(g, counter, target, cuse)
-            yield from clear_processing(g, counter.physical)
-            yield from fire(g, "use_finished", cuse)
+            else:
+                g.record(p, counter, "use")
+                yield from fire(g, "card_used", cuse)
+                itself = yield from counter_window(g, counter, target, cuse)
+                yield from clear_processing(g, counter.physical)
+                yield from fire(g, "use_finished", cuse)
         finally:
             g.pop(cuse)
+        if voided:
+            continue  # void: the window goes on to the next player
         return not itself
     return False
 

@@ -343,19 +343,16 @@ def resolve_effects(g: "Game", use: UseEvent) -> "Gen":
             continue
         ev = EffectEvent(use, t)
         g.push(ev)
-        try:
+        try:  # (no break or continue inside: the compiled build has none in a try with a finally)
             yield from fire(g, "before_effect", ev)
             if ev.cancelled:
                 g.emit("no_effect", card=use.card, target=t)
-                continue
-            if can_counter:
-                countered = yield from counter_window(g, use.card, t, use)
-                if countered:
-                    g.emit("countered", card=use.card, target=t)
-                    continue
-            if spec.effect is not None:
-                yield from _run(spec.effect, use_frame(g, use, t))
-            yield from fire(g, "after_effect", ev)
+            elif can_counter and (yield from counter_window(g, use.card, t, use)):
+                g.emit("countered", card=use.card, target=t)
+            else:
+                if spec.effect is not None:
+                    yield from _run(spec.effect, use_frame(g, use, t))
+                yield from fire(g, "after_effect", ev)
         finally:
             g.pop(ev)
     if spec.finish is not None:

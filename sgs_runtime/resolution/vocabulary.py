@@ -37,6 +37,17 @@ class Field:
         return obj
 
 
+class OptionalField(Field):
+    """An attribute that a value may lack (an event's field): none then.
+
+    (Here beside :class:`Field`: the compiled build allows no subclass of a compiled class outside it.)"""
+
+    __slots__ = ()
+
+    def __call__(self, obj: Any) -> Any:
+        return getattr(obj, self.path, None)
+
+
 def _cards_in(zone: str) -> Getter:
     return lambda p: list(p.zone(zone).cards) if p.zone(zone) is not None else []
 

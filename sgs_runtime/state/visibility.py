@@ -158,7 +158,7 @@ def mask_request(req: Any, seat: int) -> Any:
     if masked is req:
         masked = copy.copy(req)
     table: dict[int, Any] = {}
-    out = []
+    out: list[Any] = []
     for c in cands:
         if hasattr(c, "seen") and not visible(c, seat):
             h = HiddenCard(len(table), c.zone.name if c.zone is not None else "", c.owner)
@@ -167,7 +167,7 @@ def mask_request(req: Any, seat: int) -> Any:
         else:
             out.append(c)
     masked.candidates = out
-    masked.hidden = frozenset(h.id for h in out if isinstance(h, HiddenCard))
+    masked.hidden = frozenset(x.id for x in out if isinstance(x, HiddenCard))
     masked.unmask = table
     return masked
 

@@ -1,0 +1,64 @@
+"""The build: pure Python by default; ``SGS_COMPILE=1`` compiles the runtime's hot modules with mypyc.
+
+    pip install .                                   # pure Python
+    SGS_COMPILE=1 pip install .                     # the compiled build (needs a C compiler)
+    SGS_COMPILE=1 python setup.py build_ext --inplace   # compiled, in a copy of the tree (benchmarks)
+
+The project's metadata is in pyproject.toml; this file only adds the compiled modules. The
+compiled build plays exactly the same games (docs/performance.md, "The compiled build").
+An editable install is always pure (tools/build_backend.py): a compiled module beside its
+source would shadow every later edit of it.
+"""
+
+import os
+
+from setuptools import setup
+
+#: The modules compiled (the state and the resolution, the heuristic bot and its beliefs, the decision
+#: log's encoding and the simulation's role-reading meter: what runs at every step or decision). Left out:
+#: modules whose classes are read or extended from interpreted code at class level (events: their
+#: field tables; definitions: the loaded content, which caches on itself; requests: agents and
+#: masks add attributes to them), and the modules that run only around a game.
+COMPILED = [
+    "sgs_runtime/state/cardview.py",
+    "sgs_runtime/state/frame.py",
+    "sgs_runtime/state/model.py",
+    "sgs_runtime/state/redeal.py",
+    "sgs_runtime/state/seatview.py",
+    "sgs_runtime/state/skillset.py",
+    "sgs_runtime/state/statecache.py",
+    "sgs_runtime/state/visibility.py",
+    "sgs_runtime/resolution/game.py",
+    "sgs_runtime/resolution/hp.py",
+    "sgs_runtime/resolution/judge.py",
+    "sgs_runtime/resolution/legal.py",
+    "sgs_runtime/resolution/moves.py",
+    "sgs_runtime/resolution/ops.py",
+    "sgs_runtime/resolution/prohibitions.py",
+    "sgs_runtime/resolution/quantities.py",
+    "sgs_runtime/resolution/respond.py",
+    "sgs_runtime/resolution/triggers.py",
+    "sgs_runtime/resolution/turn.py",
+    "sgs_runtime/resolution/use.py",
+    "sgs_runtime/resolution/vocabulary.py",
+    "sgs_runtime/agents/beliefs.py",
+    "sgs_runtime/agents/bots.py",
+    "sgs_runtime/agents/styles.py",
+    "sgs_runtime/records/replay.py",
+    "sgs_runtime/runs/rolereading.py",
+]
+
+
+def compiling() -> bool:
+    return os.environ.get("SGS_COMPILE", "").lower() in ("1", "true", "yes")
+
+
+def ext_modules() -> list:
+    if not compiling():
+        return []
+    from mypyc.build import mypycify
+
+    return mypycify(COMPILED, opt_level="3")
+
+
+setup(ext_modules=ext_modules())
