@@ -103,13 +103,16 @@ def main() -> None:
         ap.error(f"--agents takes random, heuristic or both, not '{args.agents}'")
     rounds: list[dict[str, Any]] = []
     with baseline_tree(args.baseline) as base, current_tree(args.compiled) as now:
+        trees = [base, now] + ([ROOT] if args.compiled else [])  # (compiled: the pure tree too, side by side)
         for n in range(args.rounds):
-            first, second = (base, now) if n % 2 == 0 else (now, base)  # alternate the order
+            order = trees[n % len(trees):] + trees[:n % len(trees)]  # rotate the order round by round
             row: dict[str, Any] = {}
             for kind in kinds:
-                got = {first: rate(first, "identity", args.games, kind),
-                       second: rate(second, "identity", args.games, kind)}
+                got = {tree: rate(tree, "identity", args.games, kind) for tree in order}
                 row[kind] = {"baseline": got[base], "current": got[now], "ratio": got[now] / got[base]}
+                if args.compiled:
+                    row[kind].update(pure=got[ROOT], pure_ratio=got[ROOT] / got[base],
+                                     compiled_over_pure=got[now] / got[ROOT])
             row["maneuvering"] = rate(now, "maneuvering", args.games, kinds[0])
             rounds.append(row)
     first_kind = kinds[0]
@@ -119,6 +122,10 @@ def main() -> None:
         "median_standard": {k: statistics.median(r[k]["current"] for r in rounds) for k in kinds},
         "median_maneuvering": statistics.median(r["maneuvering"] for r in rounds),
     }
+    if args.compiled:
+        result["median_pure_ratio"] = {k: statistics.median(r[k]["pure_ratio"] for r in rounds) for k in kinds}
+        result["median_compiled_over_pure"] = {k: statistics.median(r[k]["compiled_over_pure"] for r in rounds)
+                                               for k in kinds}
     result["maneuvering_vs_standard"] = result["median_maneuvering"] / result["median_standard"][first_kind]
     if args.json:
         print(json.dumps(result, indent=2))
@@ -130,6 +137,9 @@ def main() -> None:
         print(f"{i:>5}{cells} {r['maneuvering']:>9.1f}")
     for k in kinds:
         print(f"median ratio current/baseline ({k} agents, standard game): {result['median_ratio'][k]:.2f}")
+        if args.compiled:
+            print(f"  the pure tree over the baseline: {result['median_pure_ratio'][k]:.2f}; "
+                  f"compiled over pure: {result['median_compiled_over_pure'][k]:.2f}")
     print(f"军争 game ({first_kind} agents): {result['median_maneuvering']:.1f} games/s "
           f"({result['maneuvering_vs_standard']:.2f}x the standard game)")
 

@@ -14,18 +14,20 @@ a signal is a timing whose subject is the player whose effect sent it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 from sgs_runtime.state.model import AnyCard, Card, Player
 
 
 class Event:
-    """Base class of events. ``cancelled`` is set by ``cancel`` in a trigger."""
+    """Base class of events. ``cancelled`` is set by ``cancel`` in a trigger.
 
-    kind = "event"
-    FIELDS: dict[str, str] = {}
-    MUTABLE: frozenset[str] = frozenset()
-    ANY_TIME: frozenset[str] = frozenset()
+    Each kind's name and field tables belong to its class (the compiler reads them there)."""
+
+    kind: ClassVar[str] = "event"
+    FIELDS: ClassVar[dict[str, str]] = {}
+    MUTABLE: ClassVar[frozenset[str]] = frozenset()
+    ANY_TIME: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self) -> None:
         self.cancelled = False
