@@ -313,7 +313,8 @@ def test_pre_commit_try_repo(tmp_path: Path) -> None:
     # the hook's repository: this project's files as they are now, committed in a fresh repository
     hook_repo = tmp_path / "hook"
     hook_repo.mkdir()
-    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
+    for name in ("pyproject.toml", "setup.py", "README.md", ".pre-commit-hooks.yaml", "tools/build_backend.py"):
+        (hook_repo / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, hook_repo / name)
     for name in ("sgs_dsl", "sgs_runtime", "sgs_cli", "sgs_web", "sgs_content", "cards", "heroes", "rules"):
         shutil.copytree(ROOT / name, hook_repo / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
