@@ -30,7 +30,6 @@ probabilities over the seats add up to the number of those roles still hidden.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.native import mypyc_attr
@@ -229,20 +228,20 @@ class Belief:
         known = {p.seat: view.role_of(p) for p in view.players}
         counts = view.role_counts()
         roles = sorted(counts)
-        hidden = Counter(counts)
+        hidden = dict(counts)  # (a plain dict: a Counter costs more to make than the rest of a look-up)
         unknown: list[int] = []
         probs: dict[int, dict[str, float]] = {}
         for seat in range(len(view.players)):
             role = known.get(seat)
             if role is not None:
                 probs[seat] = {r: (1.0 if r == role else 0.0) for r in roles}
-                hidden[role] -= 1
+                hidden[role] = hidden.get(role, 0) - 1
             else:
                 unknown.append(seat)
         rules = view.rules
         table = role_table(rules)
         align = [table.alignment(r) for r in roles]
-        left = [max(0, hidden[r]) for r in roles]
+        left = [max(0, hidden.get(r, 0)) for r in roles]
         if unknown and sum(left) == len(unknown):
             weights = [[math.exp(self.evidence.get(s, 0.0) * a) for a in align] for s in unknown]
             for s, row in zip(unknown, marginals(weights, left)):

@@ -50,6 +50,8 @@ class ReadingMeter:
         self.sums: dict[str, float] = {}  # observer role -> sum of P(true role)
         self.prior: dict[str, float] = {}  # observer role -> sum of the counts-only probability
         self.counts: dict[str, int] = {}  # observer role -> (decision, player) pairs
+        #: seat -> the probabilities its belief gave at its last decision, and what they added up to
+        self._last: dict[int, tuple[dict[int, dict[str, float]], tuple[float, float, int]]] = {}
 
     def wrap(self, agents: Sequence[Any]) -> list[Any]:
         """The agents, each reporting to this meter after its decisions."""
@@ -63,14 +65,23 @@ class ReadingMeter:
             return
         view = self.game.view_for(me.seat)
         probs = belief.probabilities(view)
-        hidden = [p for p in self.game.players if view.role_of(p) is None]
-        if not hidden:
+        last = self._last.get(me.seat)
+        if last is not None and last[0] is probs:  # the belief as it was at this seat's last decision
+            got = last[1]
+        else:  # (the same probabilities object: the same evidence and the same roles shown, so the same sums)
+            hidden = [p for p in self.game.players if view.role_of(p) is None]
+            left: dict[str, int] = {}
+            for p in hidden:
+                left[p.role] = left.get(p.role, 0) + 1
+            got = (sum(probs[p.seat].get(p.role, 0.0) for p in hidden),
+                   sum(left[p.role] / len(hidden) for p in hidden), len(hidden))
+            self._last[me.seat] = (probs, got)
+        if not got[2]:
             return
-        left = Counter(p.role for p in hidden)
         role = me.role
-        self.sums[role] = self.sums.get(role, 0.0) + sum(probs[p.seat].get(p.role, 0.0) for p in hidden)
-        self.prior[role] = self.prior.get(role, 0.0) + sum(left[p.role] / len(hidden) for p in hidden)
-        self.counts[role] = self.counts.get(role, 0) + len(hidden)
+        self.sums[role] = self.sums.get(role, 0.0) + got[0]
+        self.prior[role] = self.prior.get(role, 0.0) + got[1]
+        self.counts[role] = self.counts.get(role, 0) + got[2]
 
     def summary(self) -> dict[str, Any]:
         """This game's figures, in plain data (they cross process boundaries)."""
