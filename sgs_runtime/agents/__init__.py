@@ -38,6 +38,7 @@ from sgs_runtime.state.model import Card, Player
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
+    from sgs_runtime.state.seatview import SeatView
 
 
 def pick_in_order(pool: Sequence[Card], want: int, lo: int, step: Any) -> Optional[list[Card]]:
@@ -68,7 +69,7 @@ class Agent:
 
     name = "agent"
 
-    def decide(self, request: Request, game: "Game") -> Any:  # pragma: no cover - interface
+    def decide(self, request: Request, game: "Game | SeatView") -> Any:  # pragma: no cover - interface
         raise NotImplementedError
 
 
@@ -87,7 +88,7 @@ class RandomAgent(Agent):
         self.end_chance = end_chance
         self.answer_chance = answer_chance
 
-    def decide(self, request: Request, game: "Game") -> Any:
+    def decide(self, request: Request, game: "Game | SeatView") -> Any:
         """Answer any request with a random legal answer."""
         if isinstance(request, PlayRequest):
             return self._play(request)
@@ -210,7 +211,7 @@ class SplitAgent(Agent):
         self.inside = inside
         self.outside = outside
 
-    def decide(self, request: Request, game: "Game") -> Any:
+    def decide(self, request: Request, game: "Game | SeatView") -> Any:
         player = request.player
         agent = self.inside if player.seat in self.seats or player.role in self.roles else self.outside
         return agent.decide(request, game)
