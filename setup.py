@@ -15,6 +15,9 @@ import sys
 
 from setuptools import setup
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "tools"))
+from build_backend import compiling  # noqa: E402  (what SGS_COMPILE means, in one place)
+
 #: The modules compiled: what runs at every step or decision (the state and the resolution, the
 #: heuristic bot with its beliefs and styles, the decision log's encoding, the simulation's
 #: role-reading meter). Left out: definitions (the loaded content caches on itself), events and
@@ -49,10 +52,6 @@ COMPILED = [
     "sgs_runtime/records/replay.py",
     "sgs_runtime/runs/rolereading.py",
 ]
-
-
-def compiling() -> bool:
-    return os.environ.get("SGS_COMPILE", "").lower() in ("1", "true", "yes")
 
 
 def ext_modules() -> list:

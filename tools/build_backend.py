@@ -16,18 +16,19 @@ from setuptools.build_meta import *  # noqa: F401,F403  (the whole PEP 517 inter
 _MYPYC = "mypy==2.4.1"  # the mypyc the compiled build is checked with (.ci/run)
 
 
-def _compiling() -> bool:
+def compiling() -> bool:
+    """Whether ``SGS_COMPILE`` asks for the compiled build (setup.py asks this too)."""
     return os.environ.get("SGS_COMPILE", "").lower() in ("1", "true", "yes")
 
 
 def get_requires_for_build_wheel(config_settings: Optional[dict[str, Any]] = None) -> list[str]:
-    extra = [_MYPYC] if _compiling() else []
+    extra = [_MYPYC] if compiling() else []
     return list(_setuptools.get_requires_for_build_wheel(config_settings)) + extra
 
 
 def build_editable(wheel_directory: str, config_settings: Optional[dict[str, Any]] = None,
                    metadata_directory: Optional[str] = None) -> str:
-    if _compiling():
+    if compiling():
         print("SGS_COMPILE is ignored for an editable install: it stays pure Python "
               "(a compiled module would shadow later edits of its source)", file=sys.stderr)
         os.environ.pop("SGS_COMPILE", None)

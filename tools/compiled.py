@@ -38,7 +38,8 @@ SIMULATIONS = [
 
 def can_compile() -> str:
     """Why the compiled build cannot be made here ('' when it can)."""
-    if shutil.which(sysconfig.get_config_var("CC").split()[0] if sysconfig.get_config_var("CC") else "cc") is None:
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
         return "no C compiler (install gcc)"
     include = sysconfig.get_paths()["include"]
     if not (Path(include) / "Python.h").exists():

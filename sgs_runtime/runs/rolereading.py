@@ -66,9 +66,11 @@ class ReadingMeter:
         view = self.game.view_for(me.seat)
         probs = belief.probabilities(view)
         last = self._last.get(me.seat)
-        if last is not None and last[0] is probs:  # the belief as it was at this seat's last decision
+        # the same probabilities object as at this seat's last decision: the same evidence and the same
+        # roles shown, so the same sums
+        if last is not None and last[0] is probs:
             got = last[1]
-        else:  # (the same probabilities object: the same evidence and the same roles shown, so the same sums)
+        else:
             hidden = [p for p in self.game.players if view.role_of(p) is None]
             left: dict[str, int] = {}
             for p in hidden:
