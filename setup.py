@@ -19,13 +19,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "too
 from build_backend import compiling  # noqa: E402  (what SGS_COMPILE means, in one place)
 
 #: The modules compiled: what runs at every step or decision (the state and the resolution, the
-#: heuristic bot with its beliefs and styles, the decision log's encoding, the simulation's
-#: role-reading meter). Left out: definitions (the loaded content caches on itself), events and
-#: requests (plain records: compiled, they gained nothing measurable, and their copies made for a
-#: seat's view need every class marked), agents/__init__ (people extend Agent), and the modules
-#: that run only around a game.
+#: content's definitions, events and requests the runtime reads at every step, the heuristic bot
+#: with its beliefs and styles, the decision log's encoding, the simulation's role-reading meter).
+#: Left out: agents/__init__ (people extend Agent) and the modules that run only around a game.
+#: (A few classes of the compiled modules stay plain classes: docs/architecture.md says which.)
 COMPILED = [
     "sgs_runtime/state/cardview.py",
+    "sgs_runtime/state/definitions.py",
+    "sgs_runtime/state/events.py",
     "sgs_runtime/state/frame.py",
     "sgs_runtime/state/model.py",
     "sgs_runtime/state/redeal.py",
@@ -41,6 +42,7 @@ COMPILED = [
     "sgs_runtime/resolution/ops.py",
     "sgs_runtime/resolution/prohibitions.py",
     "sgs_runtime/resolution/quantities.py",
+    "sgs_runtime/resolution/requests.py",
     "sgs_runtime/resolution/respond.py",
     "sgs_runtime/resolution/triggers.py",
     "sgs_runtime/resolution/turn.py",

@@ -61,7 +61,8 @@ from typing import Any, Optional
 #: the first bytes of an entry: the format, then a checksum of what follows
 MAGIC = b"SGSC1\n"
 _DIGEST = 16  # bytes of blake2b
-#: entries of one kind kept at most; past this the oldest are removed when one is written
+#: entries of one kind kept at most; past this the oldest are removed when one is written, a tenth of
+#: them at once (a full cache then lists its entries by age once every hundred writes, not at each one)
 MAX_ENTRIES = 1000
 
 __all__ = ["Cache", "CodeStore", "MAX_ENTRIES", "cache_dir", "default_cache", "disabled", "engine_stamp", "flush", "key",
@@ -197,8 +198,10 @@ class Cache:
         return True
 
     def _prune(self, folder: Path, keep: int) -> None:
-        """Keep at most ``keep`` entries in a kind's folder: the least recently written go. A temporary
-        file older than :data:`STALE_TMP` seconds was left by a writer that was killed: it goes too."""
+        """Keep at most ``keep`` entries in a kind's folder: the least recently written go, down to nine
+        tenths of ``keep`` (sorting the entries by age costs a look at each file; a cache whose entries in
+        use outnumber ``keep`` would pay it at every write). A temporary file older than
+        :data:`STALE_TMP` seconds was left by a writer that was killed: it goes too."""
         try:
             with os.scandir(folder) as it:
                 found = [e for e in it if e.name.endswith(".pickle")]
@@ -214,7 +217,7 @@ class Cache:
             if len(entries) <= keep:
                 return
             entries.sort(key=lambda e: e.stat().st_mtime_ns)
-            for e in entries[:len(entries) - keep]:
+            for e in entries[:len(entries) - (keep - keep // 10)]:
                 os.unlink(e.path)
         except OSError:
             pass

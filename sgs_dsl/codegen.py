@@ -212,9 +212,12 @@ class Unit:
         return tree
 
     def key(self) -> str:
-        """What identifies the unit's compiled code: its file, source and positions (a key of :data:`code_cache`)."""
+        """What identifies the unit's compiled code: its source and positions (a key of :data:`code_cache`).
+
+        Not its file: the same content in two places (a copy of a tree, a checkout beside another) shares
+        its code, given the file's name when it is read back (:func:`_in_file`)."""
         src, spans = self.source()
-        return hashlib.sha256("\0".join((self.file, src, repr(spans))).encode()).hexdigest()
+        return hashlib.sha256("\0".join(("unit/2", src, repr(spans))).encode()).hexdigest()
 
     def compile(self) -> CodeType:
         """The code object of the whole unit (from :data:`code_cache` when it has it)."""
@@ -225,7 +228,7 @@ class Unit:
             if data is not None:
                 got = marshal.loads(data)
                 if isinstance(got, CodeType):
-                    return got
+                    return got if got.co_filename == self.file else _in_file(got, self.file)
         compiled = compile(self.module(), self.file, "exec", dont_inherit=True)
         if cache is not None:
             cache[key] = marshal.dumps(compiled)
@@ -257,6 +260,16 @@ class Unit:
         namespace[_FIRST] = first
         _PENDING.add(stub)
         return stub
+
+
+def _in_file(code: CodeType, file: str) -> CodeType:
+    """``code`` and every code object inside it, as compiled from ``file`` (tracebacks name the file).
+
+    >>> _in_file(compile("def f(): pass", "a.yaml", "exec"), "b.yaml").co_consts[0].co_filename
+    'b.yaml'
+    """
+    consts = tuple(_in_file(c, file) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=file, co_consts=consts)
 
 
 def _saved_unit(file: str, globals_: dict[str, Any], src: str, spans: list[list[Span]]) -> Unit:

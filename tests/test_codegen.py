@@ -165,3 +165,23 @@ def test_random_snippets_compile_to_python(eager: Any) -> None:
         _compile(_mutate(rng.choice(SNIPPETS), rng, rng.randrange(1, 8)), True)
     for snippet in SNIPPETS:
         _compile(snippet, True)
+
+
+def test_the_same_content_in_two_places_shares_its_code_and_names_its_own_file(tmp_path: Path) -> None:
+    cache: dict[str, bytes] = {}
+    codegen.code_cache = cache
+    try:
+        codes = []
+        for place in ("one", "two"):
+            path = tmp_path / place / "probe.yaml"
+            path.parent.mkdir()
+            path.write_text(YAML, encoding="utf-8")
+            comp = Compiler(CONTENT.env, str(path))
+            comp.block(parse_block(_effect_text(), Origin(str(path), 4, 7, block=True)), Scope({"me": "player"}))
+            codes.append((str(path), comp.unit.compile()))
+        assert len(cache) == 1  # (the second copy read the first one's code)
+        for path, code in codes:
+            inner = [c for c in code.co_consts if hasattr(c, "co_filename")]
+            assert code.co_filename == path and inner and all(c.co_filename == path for c in inner)
+    finally:
+        codegen.code_cache = None

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import sys
@@ -37,11 +38,37 @@ def test_every_compiled_module_is_a_runtime_module_that_imports(compiled: Module
         importlib.import_module(name)
 
 
-def test_the_modules_people_extend_or_that_cache_on_themselves_stay_interpreted(compiled: ModuleType) -> None:
+def test_the_modules_people_extend_stay_interpreted(compiled: ModuleType) -> None:
     names = set(compiled.compiled_names(ROOT))
-    # Agent is extended by every agent (the terminal's, the browser's, the search bot); the content
-    # caches on itself and is written to the warm-start snapshot through its __dict__
-    assert "sgs_runtime.agents" not in names and "sgs_runtime.state.definitions" not in names
+    # Agent is extended by every agent (the terminal's, the browser's, the search bot)
+    assert "sgs_runtime.agents" not in names
+
+
+def _class_marks(path: Path) -> dict[str, set[str]]:
+    """Each class of a module and the ``mypyc_attr`` options its decorators set."""
+    out: dict[str, set[str]] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef):
+            out[node.name] = {f"{kw.arg}={ast.literal_eval(kw.value)}" for d in node.decorator_list
+                              if isinstance(d, ast.Call) and getattr(d.func, "id", "") == "mypyc_attr"
+                              for kw in d.keywords}
+    return out
+
+
+def test_compiled_records_can_be_copied_and_kept(compiled: ModuleType) -> None:
+    names = set(compiled.compiled_names(ROOT))
+    # the content is pickled for a warm start, events and requests are copied for a seat's view: a
+    # compiled class is copied only when marked so; the content itself keeps caches in its __dict__,
+    # and frozen classes cannot be unpickled compiled, so those stay plain classes
+    plain = {"Content", "Text", "Source", "PlayAction", "Response"}
+    for module in ("sgs_runtime.state.definitions", "sgs_runtime.state.events", "sgs_runtime.resolution.requests"):
+        if module not in names:
+            continue
+        for cls, marks in _class_marks(ROOT / (module.replace(".", "/") + ".py")).items():
+            if cls in plain:
+                assert "native_class=False" in marks, (module, cls)
+            else:
+                assert "serializable=True" in marks or "native_class=False" in marks, (module, cls)
 
 
 def test_the_tree_copy_takes_what_git_sees(compiled: ModuleType) -> None:

@@ -303,6 +303,21 @@ def test_old_entries_are_removed(cache_dir: Path, monkeypatch: pytest.MonkeyPatc
     assert sorted(p.stem for p in (cache_dir / "demo").glob("*.pickle")) == sorted(keys[-3:])
 
 
+def test_a_full_cache_removes_a_tenth_at_once(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(C, "MAX_ENTRIES", 20)
+    cache = C.Cache(cache_dir)
+    keys = [C.key(str(i)) for i in range(21)]
+    for i, k in enumerate(keys):
+        cache.put("demo", k, i)
+        os.utime(cache_dir / "demo" / f"{k}.pickle", ns=(i * 10**9, i * 10**9))
+    # the 21st write found 21 entries: the oldest three went at once (down to 18), so the next two
+    # writes remove nothing
+    assert sorted(p.stem for p in (cache_dir / "demo").glob("*.pickle")) == sorted(keys[3:])
+    cache.put("demo", C.key("more"), 0)
+    cache.put("demo", C.key("and more"), 0)
+    assert len(list((cache_dir / "demo").glob("*.pickle"))) == 20
+
+
 def test_the_stamp_changes_with_the_grammar(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = C.engine_stamp("lark")
     assert C.engine_stamp("lark") == first != C.engine_stamp("lark", "yaml")

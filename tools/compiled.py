@@ -5,7 +5,8 @@
 
 ``check`` plays in the compiled copy what CI plays in the tree: every rule case, and
 ``sgs simulate --json`` for random and heuristic bots at 2, 5 and 8 players, the 军争
-rules and every hero; the JSON must equal the pure tree's, timings aside. It needs a C
+rules and every hero; the JSON must equal the pure tree's, timings aside. A content kept
+for a warm start by either build must be read back by the other and play the same games. It needs a C
 compiler and mypy (``pip install mypy``); without a compiler it says so and exits 0
 unless ``--require``. The copy takes the working tree as it is (uncommitted changes
 too), so ``benchmarks/compare.py --compiled`` measures what is on disk.
@@ -114,6 +115,53 @@ def simulate(tree: Path, args: list[str], games: int) -> Any:
     return _strip(json.loads(got.stdout))
 
 
+#: a warm start across the builds: ``dump PATH`` builds the content and keeps its snapshot in PATH, then (and
+#: ``load PATH`` alone) reads PATH back and prints what a few games played with it give
+WARM = """
+import dataclasses, json, sys
+from pathlib import Path
+from sgs_dsl.loader import load_content
+from sgs_dsl.snapshot import dumps, loads
+from sgs_runtime.runs.simulate import play_one
+how, path = sys.argv[1], Path(sys.argv[2])
+if how == "dump":
+    blob = dumps((load_content(), []))
+    if blob is None:
+        raise SystemExit("the content could not be kept")
+    path.write_bytes(blob)
+got = loads(path.read_bytes())
+if got is None:
+    raise SystemExit("the content kept could not be read back")
+games = [play_one(got[0], "identity", 5, seed, seed, agents) for seed in (3, 4) for agents in ("random", "heuristic")]
+print(json.dumps([dataclasses.asdict(g) for g in games], default=str))
+"""
+
+
+def warm_start(tree: Path) -> list[str]:
+    """The content kept by one build is read back by the other and plays the same games (the compiled
+    definitions are pickled as compiled classes: a user switching builds keeps one cache)."""
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="sgs-warm-") as tmp:
+        kept = {"compiled": Path(tmp) / "compiled.snapshot", "pure": Path(tmp) / "pure.snapshot"}
+        trees = {"compiled": tree, "pure": ROOT}
+        plays: dict[str, Any] = {}
+        for maker, other in (("compiled", "pure"), ("pure", "compiled")):
+            for reader in (maker, other):  # (the maker keeps it first)
+                how = "dump" if reader == maker else "load"
+                got = subprocess.run([sys.executable, "-c", WARM, how, str(kept[maker])], cwd=trees[reader],
+                                     env=_env(trees[reader]), capture_output=True, text=True)
+                if got.returncode != 0:
+                    problems.append(f"the {reader} build could not read the content the {maker} build kept:\n"
+                                    f"{got.stdout[-1000:]}{got.stderr[-2000:]}")
+                    continue
+                plays[f"{maker}->{reader}"] = _strip(json.loads(got.stdout))
+        same = len(plays) == 4 and all(v == plays["pure->pure"] for v in plays.values())
+        print(f"warm start across the builds: {'same' if same else 'DIFFERENT'}")
+        if not same and not problems:
+            problems.append("a content kept by one build plays other games in the other build")
+    return problems
+
+
 def check(tree: Path, games: int) -> list[str]:
     """What differs between the pure tree and the compiled copy ``tree`` (nothing: an empty list)."""
     problems = []
@@ -126,6 +174,7 @@ def check(tree: Path, games: int) -> list[str]:
     print(cases.stdout.strip().splitlines()[-1] if cases.stdout.strip() else cases.stderr[-500:])
     if cases.returncode != 0:
         problems.append(f"rule cases failed in the compiled build:\n{cases.stdout[-3000:]}{cases.stderr[-2000:]}")
+    problems += warm_start(tree)
     for args in SIMULATIONS:
         same = simulate(ROOT, args, games) == simulate(tree, args, games)
         print(f"simulate {' '.join(args)}: {'same' if same else 'DIFFERENT'}")

@@ -32,7 +32,18 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
     too). Its entries keep their arguments, so an argument's ``id`` is not reused while its
     entry lives. With ``g.check_caches`` every remembered value is computed again and compared.
     """
-    return remembered(g, (name, *map(id, args)), args, _quantity, name, args)
+    n = len(args)
+    if n == 1:
+        key: tuple[Any, ...] = (name, id(args[0]))
+    elif n == 2:
+        key = (name, id(args[0]), id(args[1]))
+    else:
+        key = (name, *map(id, args))
+    if not g.check_caches:  # (the look-up of remembered, without its call)
+        hit = g.state_cache.at(g.version).get(key)
+        if hit is not None:
+            return hit[0]
+    return remembered(g, key, args, _quantity, name, args)
 
 
 #: how deeply quantities may ask each other (a modifier of one reading another ...)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from sgs_runtime.errors import IllegalDecision
+from sgs_runtime.native import mypyc_attr
 from sgs_runtime.state.model import AnyCard, Card, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -89,6 +90,7 @@ def _pick_from(answer: list[Any], candidates: list[Any], lo: int, hi: int, noun:
             raise IllegalDecision(f"{describe_value(a)} cannot be chosen for: {prompt} (it was not offered)")
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Request:
     """Base of all requests: who decides, and what about."""
@@ -97,6 +99,8 @@ class Request:
     prompt: str
     optional: bool = False
     kind: str = field(default="", init=False)
+    #: a copy masked for a seat (visibility.mask_request): which card each place holder stands for, by id
+    unmask: dict[int, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def check(self, answer: Any) -> None:
         """Raise :class:`IllegalDecision` if ``answer`` is not allowed."""
@@ -112,6 +116,7 @@ class Request:
 # --------------------------------------------------------------------- confirm
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class ConfirmRequest(Request):
     """Yes or no: invoke an optional skill, repeat, accept."""
@@ -136,6 +141,7 @@ class ConfirmRequest(Request):
 # ------------------------------------------------------------------ selections
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class CardsRequest(Request):
     """Pick ``min``..``max`` cards from ``candidates``.
@@ -178,6 +184,7 @@ class CardsRequest(Request):
         return []
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class PlayersRequest(Request):
     """Pick ``min``..``max`` players from ``candidates``."""
@@ -208,6 +215,7 @@ class PlayersRequest(Request):
         return []
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class OptionRequest(Request):
     """Pick one of ``options`` (labels); the answer is an index."""
@@ -224,6 +232,7 @@ class OptionRequest(Request):
                                   f"(0 to {len(self.options) - 1}) for: {self.prompt}, not {_type_name(answer)}")
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class OrderRequest(OptionRequest):
     """Several of a player's skills fire at once: which first?"""
@@ -232,6 +241,7 @@ class OrderRequest(OptionRequest):
         self.kind = "order"
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class ArrangeRequest(Request):
     """Put ``cards`` on top of / at the bottom of the draw pile (观星)."""
@@ -266,6 +276,7 @@ class ArrangeRequest(Request):
 # ------------------------------------------------------------ card use / play
 
 
+@mypyc_attr(native_class=False)  # (an agent's answer: checked field by field by the game, not at its making)
 @dataclass
 class PlayAction:
     """Use a card from hand, use cards through a view-as skill, or use an active skill.
@@ -289,6 +300,7 @@ class PlayAction:
                 tuple(map(id, self.secondary)), self.recast, self.as_card)
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class PlayOption:
     """One thing a player can do: the agent completes it into a :class:`PlayAction`."""
@@ -303,6 +315,7 @@ class PlayOption:
     recast: bool = False  # recast ``card`` (重铸): no targets, not a use
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class PlayRequest(Request):
     """The play phase: choose something to use, or end the phase (``None``)."""
@@ -337,6 +350,7 @@ class PlayRequest(Request):
         self.passed.add(key)
 
 
+@mypyc_attr(native_class=False)  # (an agent's answer: checked field by field by the game, not at its making)
 @dataclass
 class Response:
     """Answer a response window with a hand card, or with cards through a skill."""
@@ -348,6 +362,7 @@ class Response:
     as_card: Optional[str] = None  # the kind chosen, for a view-as over several names
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class RespondOption:
     label: str
@@ -357,6 +372,7 @@ class RespondOption:
     as_card: Optional[str] = None
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class RespondRequest(Request):
     """Use or play a card of ``pattern`` (a card name, or cards that can rescue)."""

@@ -46,8 +46,12 @@ def target_spec(card: AnyCard) -> TargetSpec:
 
 def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
     """Whether ``target`` is a legal target of ``card`` for ``user`` (remembered per state version)."""
-    return bool(remembered(g, ("eligible", id(user), id(target), id(card), id(spec)), (user, target, card, spec),
-                           _eligible, user, target, card, spec))
+    key = ("eligible", id(user), id(target), id(card), id(spec))
+    if not g.check_caches:  # (the look-up of remembered, without its call)
+        hit = g.state_cache.at(g.version).get(key)
+        if hit is not None:
+            return bool(hit[0])
+    return bool(remembered(g, key, (user, target, card, spec), _eligible, user, target, card, spec))
 
 
 def _eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
@@ -266,7 +270,7 @@ def use_card(g: "Game", user: Player, card: AnyCard, targets: Sequence[Player], 
 
 
 def is_face_down(card: AnyCard) -> bool:
-    return bool(getattr(card, "face_down", False))
+    return isinstance(card, VirtualCard) and card.face_down
 
 
 def face_down_fields(card: AnyCard) -> dict[str, Any]:

@@ -38,8 +38,16 @@ def _belief(agent: Any, role: str) -> Optional[Belief]:
     """The belief of the agent that decides for ``role`` (a split agent asks the one for that role)."""
     if isinstance(agent, SplitAgent):
         return _belief(agent.inside if role in agent.roles else agent.outside, role)
-    got = getattr(agent, "belief", None)
+    kind = type(agent)
+    keeps = _KEEPS_BELIEF.get(kind)
+    if keeps is None:  # (asked once per class of agent: asking an agent without one costs an exception)
+        keeps = _KEEPS_BELIEF[kind] = hasattr(agent, "belief")
+    got = getattr(agent, "belief", None) if keeps else None
     return got if isinstance(got, Belief) else None
+
+
+#: whether an agent of each class keeps a belief (an attribute ``belief``)
+_KEEPS_BELIEF: dict[type, bool] = {}
 
 
 class ReadingMeter:

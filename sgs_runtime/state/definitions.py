@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Generator, Optional
 
+from sgs_runtime.native import mypyc_attr
+
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.state.frame import Frame
 
@@ -22,6 +24,7 @@ ExprFn = Callable[["Frame"], Any]
 BlockFn = Callable[["Frame"], Generator[Any, Any, None]]
 
 
+@mypyc_attr(native_class=False)  # (frozen: a compiled copy could not be unpickled; shown, not played with)
 @dataclass(frozen=True)
 class Text:
     """A display text in Chinese and English."""
@@ -33,6 +36,7 @@ class Text:
         return self.en or self.zh
 
 
+@mypyc_attr(native_class=False)  # (frozen: a compiled copy could not be unpickled; shown, not played with)
 @dataclass(frozen=True)
 class Source:
     """Where a definition was written (for explanations and errors)."""
@@ -42,6 +46,7 @@ class Source:
     col: int
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class TargetSpec:
     """Who a card (or an active skill) may target.
@@ -62,6 +67,7 @@ class TargetSpec:
     valid: Optional[ExprFn] = None  # a check of the whole choice, in order (vars: me, targets, card)
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class SecondaryTarget:
     """A further player chosen for each target, e.g. the victim of 借刀杀人."""
@@ -70,6 +76,7 @@ class SecondaryTarget:
     filter: Optional[ExprFn]  # vars: me, target, card, and ``name`` as the candidate
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class UseSpec:
     """How a card kind is used."""
@@ -88,6 +95,7 @@ class UseSpec:
     finish: Optional[BlockFn] = None
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class DelayedSpec:
     """A delayed trick: resolved from a judge area."""
@@ -99,6 +107,7 @@ class DelayedSpec:
     counter_first: Optional[ExprFn] = None
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class EquipSpec:
     slot: str
@@ -106,6 +115,7 @@ class EquipSpec:
     skills: tuple[str, ...] = ()
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class CardKind:
     """One kind of card (杀, 闪, 诸葛连弩 ...); physical cards point at a kind."""
@@ -142,6 +152,7 @@ class CardKind:
         return kind_id in self.family
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class AiHints:
     """What a card or skill is for, for heuristic bots (never read by the rules)."""
@@ -156,12 +167,14 @@ class AiHints:
     mutual: bool = False  # answering it turns its harm on its user (决斗): no answer against a friend
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Limit:
     count: int
     scope: str  # turn / phase / round / game
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Trigger:
     """A skill (or rule) that fires at a timing point."""
@@ -181,6 +194,7 @@ class Trigger:
     if_source: Optional[Source] = None
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class CardChoice:
     """Cards picked when a view-as or active skill is used."""
@@ -191,6 +205,7 @@ class CardChoice:
     filter: Optional[ExprFn]  # vars: me, it (the candidate), chosen (already picked)
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class ViewAs:
     """Use or play some of one's cards as another card."""
@@ -209,6 +224,7 @@ class ViewAs:
         return self.names or (self.card,)
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class ActiveSpec:
     """A skill used on one's own initiative in the play phase."""
@@ -221,6 +237,7 @@ class ActiveSpec:
     as_card: Optional[str] = None  # targets chosen as for this card kind
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Modifier:
     """A static change to a quantity (咆哮, 马术, 英姿 ...)."""
@@ -231,6 +248,7 @@ class Modifier:
     set: Optional[ExprFn] = None
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Prohibition:
     """A static rule that forbids something (空城, 谦逊)."""
@@ -239,6 +257,7 @@ class Prohibition:
     condition: Optional[ExprFn]  # vars: me (the owner), user, card
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class MarkDef:
     name: str
@@ -246,6 +265,7 @@ class MarkDef:
     visible: bool
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class PileDef:
     """A named pile of cards on a player (face up: everyone sees it; face down: its owner)."""
@@ -255,6 +275,7 @@ class PileDef:
     face: str = "up"
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Filter:
     """How a skill's owner's cards are seen (锁定技 such as 红颜: ♠ is ♥; 武神: a heart in hand is a Slash).
@@ -270,6 +291,7 @@ class Filter:
     name: Optional[str] = None  # a card kind id
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Grant:
     """A skill given to other players while its giver has this one (黄天)."""
@@ -278,6 +300,7 @@ class Grant:
     condition: Optional[ExprFn]  # vars: me (the giver), it (the receiver)
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Copy:
     """Skills copied from other players, following them (伪帝: the lord's lord skills)."""
@@ -286,6 +309,7 @@ class Copy:
     lord_only: bool = True
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Invalidation:
     """While ``condition`` holds, the owner's other skills are invalid (缠怨)."""
@@ -293,6 +317,7 @@ class Invalidation:
     condition: Optional[ExprFn]  # vars: me
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Skill:
     id: str
@@ -317,6 +342,7 @@ class Skill:
     ai: AiHints = field(default_factory=AiHints)
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Hero:
     id: str
@@ -333,6 +359,7 @@ class Hero:
     ai: AiHints = field(default_factory=AiHints)
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Quantity:
     """A named number that static skills modify (attack range, hand limit ...)."""
@@ -343,6 +370,7 @@ class Quantity:
     minimum: Optional[int] = None
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class PhaseDef:
     id: str
@@ -350,6 +378,7 @@ class PhaseDef:
     body: Optional[BlockFn]
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class RoleDef:
     id: str
@@ -361,6 +390,7 @@ class RoleDef:
     side: str = "alone"  # lord / rebel / alone: whom the role plays with (bots read it; victory is data)
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class VictoryRule:
     condition: ExprFn
@@ -368,6 +398,7 @@ class VictoryRule:
     label: str = ""
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Selection:
     """How heroes are chosen before the game (身份局: the lord first)."""
@@ -378,6 +409,7 @@ class Selection:
     choices_by_players: dict[int, int] = field(default_factory=dict)
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class Ruleset:
     id: str
@@ -417,6 +449,7 @@ RUNTIME_SETTINGS = {
 }
 
 
+@mypyc_attr(serializable=True)
 @dataclass
 class DeckCard:
     kind: str
@@ -425,6 +458,7 @@ class DeckCard:
     line: int = 0
 
 
+@mypyc_attr(native_class=False)  # (keeps caches on itself, and is read once per question, not per step)
 @dataclass
 class Content:
     """Everything loaded: the result of :func:`sgs_dsl.load_content`."""

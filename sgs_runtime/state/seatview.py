@@ -151,4 +151,5 @@ def ask_agent(game: "Game", agent: Any, req: "Request") -> Any:
     """Ask ``agent`` for ``req``'s answer with only what its seat may see; return the answer for the game."""
     seat = req.player.seat
     masked = mask_request(req, seat)
-    return unmask_answer(masked, agent.decide(masked, game.view_for(seat)))
+    answer = agent.decide(masked, game.view_for(seat))
+    return answer if masked is req else unmask_answer(masked, answer)

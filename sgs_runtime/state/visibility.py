@@ -134,33 +134,51 @@ class HiddenCard:
         return f"<{self.label()}>"
 
 
+#: which of the fields a request may hide cards in its class has (``against``, ``event``, ``candidates``):
+#: looked up once per class, since asking an object for a field it lacks costs an exception each time
+_REQUEST_FIELDS: dict[type, tuple[bool, bool, bool]] = {}
+
+
+def _request_fields(req: Any) -> tuple[bool, bool, bool]:
+    kind = type(req)
+    got = _REQUEST_FIELDS.get(kind)
+    if got is None:
+        got = _REQUEST_FIELDS[kind] = (hasattr(req, "against"), hasattr(req, "event"), hasattr(req, "candidates"))
+    return got
+
+
 def mask_request(req: Any, seat: int) -> Any:
     """``req`` as ``seat`` may see it: cards it may not see become :class:`HiddenCard` place holders.
 
     Returns the request itself when it shows nothing hidden (most requests)."""
+    from sgs_runtime.state.model import Card
+
     masked: Any = req
+    has_against, has_event, has_candidates = _request_fields(req)
     # a card used face down under a claim shows only its claim to the others (蛊惑)
-    for field in ("against", "event"):
-        value = getattr(req, field, None)
-        hidden = _claim_hidden(value if field == "against" else getattr(value, "card", None), seat)
+    if has_against:
+        hidden = _claim_hidden(req.against, seat)
+        if hidden is not None:
+            masked = copy.copy(req)
+            masked.against = hidden
+    if has_event:
+        value = req.event
+        hidden = _claim_hidden(getattr(value, "card", None) if value is not None else None, seat)
         if hidden is not None:
             if masked is req:
                 masked = copy.copy(req)
-            if field == "against":
-                masked.against = hidden
-            else:
-                ev: Any = copy.copy(value)
-                ev.card = hidden
-                masked.event = ev
-    cands = getattr(req, "candidates", None)
-    if not cands or not any(hasattr(c, "seen") and not visible(c, seat) for c in cands):
+            ev: Any = copy.copy(value)
+            ev.card = hidden
+            masked.event = ev
+    cands = req.candidates if has_candidates else None
+    if not cands or not any(isinstance(c, Card) and not visible(c, seat) for c in cands):
         return masked
     if masked is req:
         masked = copy.copy(req)
     table: dict[int, Any] = {}
     out: list[Any] = []
     for c in cands:
-        if hasattr(c, "seen") and not visible(c, seat):
+        if isinstance(c, Card) and not visible(c, seat):
             h = HiddenCard(len(table), c.zone.name if c.zone is not None else "", c.owner)
             table[id(h)] = c
             out.append(h)
@@ -174,12 +192,12 @@ def mask_request(req: Any, seat: int) -> Any:
 
 def _claim_hidden(card: Any, seat: int) -> Any:
     """A face-down card as ``seat`` sees it: its claimed kind without its cards, or None if nothing is hidden."""
-    if card is None or not getattr(card, "face_down", False):
+    from sgs_runtime.state.model import VirtualCard
+
+    if not isinstance(card, VirtualCard) or not card.face_down:
         return None
     if all(visible(c, seat) for c in card.physical):
         return None
-    from sgs_runtime.state.model import VirtualCard
-
     shown = VirtualCard(card.kind, [], card.skill)
     shown.face_down = True
     return shown
