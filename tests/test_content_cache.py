@@ -293,23 +293,26 @@ def test_get_and_put_by_kind_and_key(cache_dir: Path) -> None:
         cache.get("code", "../../etc")
 
 
-def test_old_entries_are_removed(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(C, "MAX_ENTRIES", 3)
-    cache = C.Cache(cache_dir)
-    keys = [C.key(str(i)) for i in range(6)]
+def _put_aged(cache: C.Cache, cache_dir: Path, n: int) -> list[str]:
+    """Write ``n`` entries of the kind ``demo``, each written a second after the one before; their keys."""
+    keys = [C.key(str(i)) for i in range(n)]
     for i, k in enumerate(keys):
         cache.put("demo", k, i)
         os.utime(cache_dir / "demo" / f"{k}.pickle", ns=(i * 10**9, i * 10**9))
+    return keys
+
+
+def test_old_entries_are_removed(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(C, "MAX_ENTRIES", 3)
+    cache = C.Cache(cache_dir)
+    keys = _put_aged(cache, cache_dir, 6)
     assert sorted(p.stem for p in (cache_dir / "demo").glob("*.pickle")) == sorted(keys[-3:])
 
 
 def test_a_full_cache_removes_a_tenth_at_once(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(C, "MAX_ENTRIES", 20)
     cache = C.Cache(cache_dir)
-    keys = [C.key(str(i)) for i in range(21)]
-    for i, k in enumerate(keys):
-        cache.put("demo", k, i)
-        os.utime(cache_dir / "demo" / f"{k}.pickle", ns=(i * 10**9, i * 10**9))
+    keys = _put_aged(cache, cache_dir, 21)
     # the 21st write found 21 entries: the oldest three went at once (down to 18), so the next two
     # writes remove nothing
     assert sorted(p.stem for p in (cache_dir / "demo").glob("*.pickle")) == sorted(keys[3:])

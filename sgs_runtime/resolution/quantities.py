@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from sgs_runtime.errors import GameError
 from sgs_runtime.state.frame import Frame
 from sgs_runtime.state.model import Player
-from sgs_runtime.state.statecache import remembered
+from sgs_runtime.state.statecache import recall, remembered
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
@@ -39,10 +39,9 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
         key = (name, id(args[0]), id(args[1]))
     else:
         key = (name, *map(id, args))
-    if not g.check_caches:  # (the look-up of remembered, without its call)
-        hit = g.state_cache.at(g.version).get(key)
-        if hit is not None:
-            return hit[0]
+    hit = recall(g, key)
+    if hit is not None:
+        return hit[0]
     return remembered(g, key, args, _quantity, name, args)
 
 

@@ -30,7 +30,7 @@ from sgs_runtime.state.definitions import CardChoice, CardKind, Skill, TargetSpe
 from sgs_runtime.state.events import DeclareEvent, EffectEvent, TargetEvent, UseEvent
 from sgs_runtime.state.frame import Frame, StopEffect
 from sgs_runtime.state.model import AnyCard, Card, Player, VirtualCard
-from sgs_runtime.state.statecache import remembered
+from sgs_runtime.state.statecache import recall, remembered
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game, Gen
@@ -47,10 +47,9 @@ def target_spec(card: AnyCard) -> TargetSpec:
 def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
     """Whether ``target`` is a legal target of ``card`` for ``user`` (remembered per state version)."""
     key = ("eligible", id(user), id(target), id(card), id(spec))
-    if not g.check_caches:  # (the look-up of remembered, without its call)
-        hit = g.state_cache.at(g.version).get(key)
-        if hit is not None:
-            return bool(hit[0])
+    hit = recall(g, key)
+    if hit is not None:
+        return bool(hit[0])
     return bool(remembered(g, key, (user, target, card, spec), _eligible, user, target, card, spec))
 
 

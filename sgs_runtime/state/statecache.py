@@ -60,6 +60,16 @@ class StateCache:
         self.at(version)[key] = (value, keep)
 
 
+def recall(g: "Game", key: tuple[Any, ...]) -> Optional[tuple[Any, Sequence[Any]]]:
+    """The entry remembered under ``key`` at the present state version, or None (always None with
+    ``g.check_caches``, so that :func:`remembered` computes it again and compares): the look-up of
+    :func:`remembered` alone, for the questions asked most (quantities, legal targets), which call it
+    before building the arguments of a computation."""
+    if g.check_caches:
+        return None
+    return g.state_cache.at(g.version).get(key)
+
+
 def remembered(g: "Game", key: tuple[Any, ...], keep: Sequence[Any], compute: Callable[..., Any],
                *args: Any) -> Any:
     """``compute(g, *args)``, remembered under ``key`` while the state version holds.

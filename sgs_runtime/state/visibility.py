@@ -26,9 +26,11 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any, Iterable, Optional
 
+from sgs_runtime.state.model import Card, VirtualCard
+
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
-    from sgs_runtime.state.model import Card, Player, Zone
+    from sgs_runtime.state.model import Player, Zone
 
 #: the bit set of every seat
 EVERYONE = -1
@@ -151,8 +153,6 @@ def mask_request(req: Any, seat: int) -> Any:
     """``req`` as ``seat`` may see it: cards it may not see become :class:`HiddenCard` place holders.
 
     Returns the request itself when it shows nothing hidden (most requests)."""
-    from sgs_runtime.state.model import Card
-
     masked: Any = req
     has_against, has_event, has_candidates = _request_fields(req)
     # a card used face down under a claim shows only its claim to the others (蛊惑)
@@ -192,8 +192,6 @@ def mask_request(req: Any, seat: int) -> Any:
 
 def _claim_hidden(card: Any, seat: int) -> Any:
     """A face-down card as ``seat`` sees it: its claimed kind without its cards, or None if nothing is hidden."""
-    from sgs_runtime.state.model import VirtualCard
-
     if not isinstance(card, VirtualCard) or not card.face_down:
         return None
     if all(visible(c, seat) for c in card.physical):
