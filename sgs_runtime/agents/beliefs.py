@@ -115,6 +115,63 @@ def role_table(rules: "Ruleset") -> RoleTable:
     return table
 
 
+#: counts -> (the place of each role's digit, the full count vector, the roles not used up in each
+#: count vector): a table's few role counts are worked out once
+_STATES: dict[tuple[int, ...], tuple[list[int], int, list[list[int]]]] = {}
+
+
+def _states(counts: Sequence[int]) -> tuple[list[int], int, list[list[int]]]:
+    """For :func:`marginals`: a count vector is one number in mixed radix (digit r: how many of role r
+    are used); the place of each digit, the number of the full vector, and for every number the roles
+    (in order) that are not used up in it."""
+    key = tuple(counts)
+    got = _STATES.get(key)
+    if got is None:
+        k = len(counts)
+        mult = [1] * k
+        for r in range(1, k):
+            mult[r] = mult[r - 1] * (counts[r - 1] + 1)
+        full = sum(counts[r] * mult[r] for r in range(k))
+        free = [[r for r in range(k) if (used // mult[r]) % (counts[r] + 1) < counts[r]]
+                for used in range(full + 1)]
+        got = (mult, full, free)
+        if len(_STATES) < 64:
+            _STATES[key] = got
+    return got
+
+
+def _sweep(weights: list[list[float]], order: Sequence[int], mult: list[int],
+           free: list[list[int]]) -> tuple[list[list[float]], list[list[int]]]:
+    """Ways the seats in ``order`` (taken in turn) use up part of the counts, after each seat: one
+    list per step, indexed by count vector (0.0 where there is no way), and the count vectors each
+    step reaches, in the order first reached (the sums are taken in that order)."""
+    size = len(free)
+    cur = [0.0] * size
+    cur[0] = 1.0
+    reached = [0]  # the count vectors of ``cur`` with a way, in the order they were first reached
+    out = [cur]
+    steps = [reached]
+    for i in order:
+        w = weights[i]
+        nxt = [0.0] * size
+        seen = [False] * size
+        nxt_reached: list[int] = []
+        for used in reached:
+            z = cur[used]
+            for r in free[used]:
+                wr = w[r]
+                if wr > 0:
+                    key = used + mult[r]
+                    if not seen[key]:
+                        seen[key] = True
+                        nxt_reached.append(key)
+                    nxt[key] = nxt[key] + z * wr
+        out.append(nxt)
+        steps.append(nxt_reached)
+        cur, reached = nxt, nxt_reached
+    return out, steps
+
+
 def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list[list[float]]:
     """P(seat i has role r) when the roles (``counts[r]`` of role r, as many in all as there are
     seats) are dealt to the seats with probability proportional to the product of ``weights[i][r]``.
@@ -125,43 +182,23 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     if n == 0:
         return []
     assert sum(counts) == n, "as many roles as seats"
-    # a count vector is one number in mixed radix: digit r is how many of role r are used
-    mult = [1] * k
-    for r in range(1, k):
-        mult[r] = mult[r - 1] * (counts[r - 1] + 1)
-    roles = [r for r in range(k) if counts[r] > 0]
-
-    def live(w: Sequence[float]) -> list[tuple[int, float, int, int, int]]:
-        """(role, weight, its digit's place, its count, the digit's base) for the roles a seat may hold."""
-        return [(r, w[r], mult[r], counts[r], counts[r] + 1) for r in roles if w[r] > 0]
-
-    def sweep(order: Sequence[int]) -> list[dict[int, float]]:
-        """Ways the seats in ``order`` (taken in turn) use up part of the counts, after each seat."""
-        out: list[dict[int, float]] = [{0: 1.0}]
-        for i in order:
-            nxt: dict[int, float] = {}
-            roles_here = live(weights[i])
-            for used, z in out[-1].items():
-                for _r, wr, m, c, base in roles_here:
-                    if (used // m) % base < c:  # role r is not used up yet
-                        key = used + m
-                        nxt[key] = nxt.get(key, 0.0) + z * wr
-            out.append(nxt)
-        return out
-
-    forward = sweep(range(n))  # forward[i]: the first i seats
-    backward = sweep(range(n - 1, -1, -1))[::-1]  # backward[i]: the seats from i on
-    full = sum(counts[r] * mult[r] for r in range(k))
+    mult, full, free = _states(counts)
+    rows = [list(w) for w in weights]
+    forward, reached = _sweep(rows, range(n), mult, free)  # forward[i]: the first i seats
+    backward = _sweep(rows, range(n - 1, -1, -1), mult, free)[0][::-1]  # backward[i]: the seats from i on
     out: list[list[float]] = []
     for i in range(n):
         row = [0.0] * k
         after = backward[i + 1]
-        roles_here = live(weights[i])
-        for before, z in forward[i].items():
+        w = rows[i]
+        before_ways = forward[i]
+        for before in reached[i]:
+            z = before_ways[before]
             rest = full - before
-            for r, wr, m, c, base in roles_here:
-                if (before // m) % base < c:
-                    row[r] += z * wr * after.get(rest - m, 0.0)
+            for r in free[before]:
+                wr = w[r]
+                if wr > 0:
+                    row[r] += z * wr * after[rest - mult[r]]
         s = sum(row)
         out.append([x / s if s > 0 else 0.0 for x in row])
     return out
