@@ -296,8 +296,8 @@ class PlayAction:
 
     def key(self) -> tuple[Any, ...]:
         """What the action says, by identity: two actions with one key are the same decision."""
-        return (id(self.card), self.skill, tuple(map(id, self.cards)), tuple(map(id, self.targets)), self.view_as,
-                tuple(map(id, self.secondary)), self.recast, self.as_card)
+        return (id(self.card), self.skill, tuple([id(c) for c in self.cards]), tuple([id(p) for p in self.targets]),
+                self.view_as, tuple([id(p) for p in self.secondary]), self.recast, self.as_card)
 
 
 @mypyc_attr(serializable=True)
