@@ -66,13 +66,18 @@ def _eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: Targ
 
 
 def secondary_candidates(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, target: Player,
-                         index: int = 0) -> list[Player]:
+                         index: int = 0, enough: Optional[int] = None) -> list[Player]:
+    """The further players ``spec.then[index]`` allows for ``target``, in seat order from the user.
+
+    With ``enough``, the listing stops once that many are found (an existence check)."""
     sec = spec.then[index]
     out = []
     for p in g.alive_from(user):
         frame = Frame(g, {"me": user, "target": target, "card": card, sec.name: p})
         if sec.filter is None or sec.filter(frame):
             out.append(p)
+            if enough is not None and len(out) >= enough:
+                break
     return out
 
 
@@ -86,7 +91,8 @@ def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec
     for p in (g.seats_from(user) if spec.dead else g.alive_from(user)):
         if not eligible(g, user, p, card, spec):
             continue
-        if spec.then and not all(secondary_candidates(g, user, card, spec, p, i) for i in range(len(spec.then))):
+        if spec.then and not all(secondary_candidates(g, user, card, spec, p, i, enough=1)
+                                 for i in range(len(spec.then))):
             continue
         out.append(p)
         if enough is not None and len(out) >= enough:
@@ -499,7 +505,8 @@ def active_available(g: "Game", player: Player, skill: Skill) -> bool:
     tspec, _ = active_targets(g, skill)
     if tspec is not None and tspec.mode == "choose":
         lo, _hi = active_bounds(g, player, skill)
-        if len(active_candidates(g, player, skill)) < max(lo, 1):
+        need = max(lo, 1)
+        if len(active_candidates(g, player, skill, enough=need)) < need:
             return False
     return True
 
@@ -524,7 +531,10 @@ def active_targets(g: "Game", skill: Skill) -> tuple[Optional[TargetSpec], Optio
     return None, None
 
 
-def active_candidates(g: "Game", player: Player, skill: Skill) -> list[Player]:
+def active_candidates(g: "Game", player: Player, skill: Skill, enough: Optional[int] = None) -> list[Player]:
+    """Whom the active part of ``skill`` may target, in seat order from ``player``.
+
+    With ``enough``, the listing stops once that many are found (an existence check)."""
     tspec, card = active_targets(g, skill)
     if tspec is None or tspec.mode != "choose":
         return []
@@ -536,6 +546,8 @@ def active_candidates(g: "Game", player: Player, skill: Skill) -> list[Player]:
         if card is not None and tspec.respect_prohibitions and forbids_target(g, player, p, card):
             continue
         out.append(p)
+        if enough is not None and len(out) >= enough:
+            break
     return out
 
 
