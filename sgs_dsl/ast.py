@@ -485,3 +485,14 @@ class Counter(Action):
 
 
 AnyNode = Union[Expr, Stmt]
+
+
+def conjuncts(e: Expr) -> list[Expr]:
+    """The parts of ``e`` joined by ``and`` at its top (``[e]`` when it is no ``and``).
+
+    >>> [type(x).__name__ for x in conjuncts(BoolOp((1, 1), "and", Name((1, 1), "a"), Const((1, 7), True)))]
+    ['Name', 'Const']
+    """
+    if isinstance(e, BoolOp) and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]

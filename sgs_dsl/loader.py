@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
 
 from sgs_runtime.resolution.vocabulary import SYMBOLS
 from sgs_runtime.state import definitions as D
@@ -281,6 +281,30 @@ def _text(raw: Any) -> D.Text:
         return D.Text(str(raw.get("zh", "")), str(raw.get("en", "")))
     return D.Text("", "")
 
+
+
+def _owner_param(cond: Any, params: Sequence[str]) -> Optional[str]:
+    """The parameter of a quantity that a modifier's condition requires to be the modifier's owner: one
+    side of an ``==`` with ``me`` among the parts the condition joins with ``and`` (``if: a == me and b != me``:
+    ``a``); None when there is none, or when a parameter is itself named ``me``.
+
+    >>> from sgs_dsl import ast as T
+    >>> a, b, me = (T.Name((1, c), n) for c, n in ((1, "a"), (1, "b"), (6, "me")))
+    >>> cond = T.BoolOp((1, 1), "and", T.Compare((1, 1), "==", a, me), T.Compare((1, 13), "!=", b, me))
+    >>> _owner_param(cond, ["a", "b"]), _owner_param(cond.right, ["a", "b"]), _owner_param(cond, ["a", "me"])
+    ('a', None, None)
+    """
+    if not isinstance(cond, A.Expr) or "me" in params:
+        return None
+    for part in A.conjuncts(cond):
+        if isinstance(part, A.Compare) and part.op == "==" and isinstance(part.left, A.Name) \
+                and isinstance(part.right, A.Name):
+            names = {part.left.id, part.right.id}
+            if "me" in names:
+                other = (names - {"me"}).pop() if len(names) == 2 else None
+                if other in params:
+                    return other
+    return None
 
 class _File:
     """One content file: its kind, its document and where it came from (``origin``: "" the base tree, else
@@ -1195,7 +1219,9 @@ class Loader:
             cond = self.expr(doc, path + ("if",), scope.child())
             add = self.expr(doc, path + ("add",), scope.child())
             st = self.expr(doc, path + ("set",), scope.child())
-            sk.modifiers.append(D.Modifier(q, cond, add, st))
+            params = self.env.quantities[q]
+            owner = _owner_param(self.parse(doc, path + ("if",), block=False), params) if cond is not None else None
+            sk.modifiers.append(D.Modifier(q, cond, add, st, owner))
         elif "forbid" in raw:
             scope = C.Scope({"me": "player", "user": "player", "card": "card"})
             sk.prohibitions.append(D.Prohibition(raw["forbid"], self.expr(doc, path + ("if",), scope)))

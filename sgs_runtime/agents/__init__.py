@@ -166,12 +166,13 @@ class RandomAgent(Agent):
             k = self.rng.randint(max(lo, 1) if cands else 0, min(hi, len(cands)))
             targets = self.rng.sample(cands, k)
         secondary: list[Player] = []
-        if targets and not opt.active and req.secondary_choices is not None:
-            try:
-                for t in targets:
-                    secondary.append(self.rng.choice(req.secondary_choices(opt, cards, t, 0)))
-            except IndexError:  # the card needs no further player (or none is left)
-                secondary = []
+        if targets and opt.further and req.secondary_choices is not None:
+            for t in targets:
+                extra = req.secondary_choices(opt, cards, t, 0)
+                if not extra:  # none is left for this target: the action will not pass
+                    secondary = []
+                    break
+                secondary.append(self.rng.choice(extra))
         return PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards, targets=targets,
                           view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as, as_card=opt.as_card,
                           secondary=secondary)

@@ -297,15 +297,12 @@ class HeuristicAgent(Agent):
                 return None
             targets = picked_targets
             score = base + sum(max(0.0, self.hostility(t)) if hints.targets != "friend" else 1.0 for t in targets)
-            if not opt.active and req.secondary_choices is not None and targets:
-                try:
-                    for t in targets:
-                        extra = req.secondary_choices(opt, cards, t, 0)
-                        extra.sort(key=self.hostility, reverse=True)
-                        if extra:
-                            secondary.append(extra[0])
-                except IndexError:
-                    secondary = []
+            if opt.further and req.secondary_choices is not None and targets:
+                for t in targets:
+                    extra = req.secondary_choices(opt, cards, t, 0)
+                    extra.sort(key=self.hostility, reverse=True)
+                    if extra:
+                        secondary.append(extra[0])
         if opt.card is None and cards:
             score -= 0.2 * sum(self.value(c) for c in cards) / max(1, len(cards))
         action = PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards, targets=targets,

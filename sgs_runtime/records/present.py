@@ -572,15 +572,12 @@ def _later_step(req: PlayRequest | RespondRequest, view: "SeatView", data: dict[
                          every if all_of else "")
         targets = _players_by_seat(cands, data.get("targets", []), "the targets")
         _count_ok(targets, lo if hi > 0 else 0, hi, "player", "the targets")
-    if targets and not opt.active and req.secondary_choices is not None:
+    if targets and opt.further and req.secondary_choices is not None:
         given = data.get("secondary", [])
         if not isinstance(given, list):
             raise AnswerError("the further players: give a list of seats")
         for i, t in enumerate(targets):
-            try:
-                extra = req.secondary_choices(opt, cards, t, 0)
-            except IndexError:  # the card needs no further player
-                return None
+            extra = req.secondary_choices(opt, cards, t, 0)
             if i >= len(given):
                 choices = [_player_choice(view, p) for p in extra]
                 return _step("secondary", f"{_option_label(view, opt)}: and for {player_name(t, view)}, "
@@ -707,12 +704,9 @@ def _build(req: Request, view: "SeatView", data: dict[str, Any]) -> Any:
         if req.target_choices is not None and "targets" in data:
             cands, _lo, _hi = req.target_choices(opt, cards, [])
             targets = _players_by_seat(cands, data["targets"], "the targets")
-            if not opt.active and req.secondary_choices is not None and data.get("secondary"):
+            if opt.further and req.secondary_choices is not None and data.get("secondary"):
                 for t, s in zip(targets, data["secondary"]):
-                    try:
-                        extra = req.secondary_choices(opt, cards, t, 0)
-                    except IndexError:
-                        break
+                    extra = req.secondary_choices(opt, cards, t, 0)
                     secondary.extend(_players_by_seat(extra, [s], f"the player for {player_name(t, view)}"))
         # the active part of a skill that also has view-as entries is view_as -1 (PlayAction)
         view_as = -1 if opt.active and opt.skill is not None and opt.skill.view_as else opt.view_as

@@ -69,14 +69,10 @@ def play_actions(req: PlayRequest, limit: int = 100_000) -> list[PlayAction]:
 
 
 def _secondaries(req: PlayRequest, opt: PlayOption, cards: list[Card], targets: list[Player]) -> Iterator[list[Player]]:
-    if not targets or opt.active or req.secondary_choices is None:
+    if not targets or not opt.further or req.secondary_choices is None:
         yield []
         return
-    try:
-        choices = [req.secondary_choices(opt, cards, t, 0) for t in targets]
-    except IndexError:  # the card needs no further player
-        yield []
-        return
+    choices = [req.secondary_choices(opt, cards, t, 0) for t in targets]
 
     def rec(i: int, acc: list[Player]) -> Iterator[list[Player]]:
         if i == len(choices):

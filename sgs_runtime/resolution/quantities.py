@@ -75,6 +75,8 @@ def _quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
             frame = Frame(g, params)
             own = "me" not in params
             for p, m, equipment in mods:
+                if own and m.owner is not None and params.get(m.owner, p) is not p:
+                    continue  # its condition asks for its owner there (``a == me``): another player's fails it
                 if equipment and immune and any(q is not p and any(a is q for a in args) for q in immune):
                     continue  # 乾坤: another player's equipment does not count against the immune
                 if own:

@@ -313,6 +313,9 @@ class PlayOption:
     # the card kind this produces (for view-as), for agents and UIs
     as_card: Optional[str] = None
     recast: bool = False  # recast ``card`` (重铸): no targets, not a use
+    #: further players each target needs (借刀杀人: 1, whom the target must Slash); 0: none, and then
+    #: :attr:`PlayRequest.secondary_choices` has nothing to list
+    further: int = 0
 
 
 @mypyc_attr(serializable=True)

@@ -470,7 +470,7 @@ def play_options(g: "Game", player: Player) -> list[PlayOption]:
     opts: list[PlayOption] = []
     for card in player.hand.cards:
         if usable_in_play(g, player, card):
-            opts.append(PlayOption(card.label(), card=card))
+            opts.append(PlayOption(card.label(), card=card, further=_further(card)))
         if card.kind.recast:
             opts.append(PlayOption(f"recast {card.label()}", card=card, recast=True))
     for skill in g.active_skills(player):
@@ -486,11 +486,19 @@ def play_options(g: "Game", player: Player) -> list[PlayOption]:
                     pick = greedy_choice(g, player, va.cards)
                     if pick is None:
                         break
-                if usable_in_play(g, player, view_as_card(g, skill, va, pick, cid)):
-                    opts.append(PlayOption(f"{skill.id} as {cid}", skill=skill, view_as=i, as_card=cid))
+                vc = view_as_card(g, skill, va, pick, cid)
+                if usable_in_play(g, player, vc):
+                    opts.append(PlayOption(f"{skill.id} as {cid}", skill=skill, view_as=i, as_card=cid,
+                                           further=_further(vc)))
         if skill.active is not None and active_available(g, player, skill):
             opts.append(PlayOption(skill.id, skill=skill, active=True, view_as=-1 if skill.view_as else 0))
     return opts
+
+
+def _further(card: AnyCard) -> int:
+    """How many further players each target of ``card`` needs (:attr:`PlayOption.further`)."""
+    spec = card.kind.use
+    return len(spec.targets.then) if spec is not None else 0
 
 
 def active_available(g: "Game", player: Player, skill: Skill) -> bool:

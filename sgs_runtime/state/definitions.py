@@ -246,6 +246,9 @@ class Modifier:
     condition: Optional[ExprFn]  # vars: me (the owner) and the quantity's parameters
     add: Optional[ExprFn] = None
     set: Optional[ExprFn] = None
+    #: the parameter the condition requires to be its owner (``if: a == me and ...``: ``a``), read from
+    #: the condition's text; another player's value there fails it, so it is not asked (None: always asked)
+    owner: Optional[str] = None
 
 
 @mypyc_attr(serializable=True)
