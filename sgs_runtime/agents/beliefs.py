@@ -205,6 +205,35 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
 
 
 @mypyc_attr(serializable=True)  # (copied with the bot that keeps it)
+class _Table:
+    """What a seat's role probabilities rest on besides the evidence, for the roles it knows now: the
+    roles in order, the certain rows of the known seats, the unknown seats, the roles left for them and
+    each role's alignment."""
+
+    def __init__(self, seat: int, view: "SeatView") -> None:
+        players = view.players
+        counts = view.role_counts()
+        roles = sorted(counts)
+        hidden = dict(counts)  # (a plain dict: a Counter costs more to make than the rest of a look-up)
+        known: dict[int, dict[str, float]] = {}
+        unknown: list[int] = []
+        for p in players:
+            role = view.role_of(p)
+            if role is not None:
+                known[p.seat] = {r: (1.0 if r == role else 0.0) for r in roles}
+                hidden[role] = hidden.get(role, 0) - 1
+            else:
+                unknown.append(p.seat)
+        table = role_table(view.rules)
+        self.roles = roles
+        self.known = known
+        self.unknown = unknown
+        self.align = [table.alignment(r) for r in roles]
+        self.left = [max(0, hidden.get(r, 0)) for r in roles]
+        self.fits = bool(unknown) and sum(self.left) == len(unknown)
+
+
+@mypyc_attr(serializable=True)  # (copied with the bot that keeps it)
 class Belief:
     """What one seat believes of the others' roles, from its view only.
 
@@ -221,6 +250,11 @@ class Belief:
         self._key: Optional[tuple[object, ...]] = None  # what the cached probabilities were worked out from
         self._leans: dict[int, float] = {}  # seat -> lean, for the cached probabilities
         self._source: Optional[list[Any]] = None  # the game's public records read (one game's)
+        # what the probabilities are worked out on besides the evidence, for the roles known now (_table)
+        self._table_key: Optional[tuple[object, ...]] = None
+        self._table: Optional[_Table] = None
+        self._holding = False  # a decision is being made (hold)
+        self._held = -1  # while it is: the evidence updates the probabilities were last made or found for
 
     def reads(self, view: "SeatView") -> bool:
         """Whether this belief is that of ``view``'s seat in ``view``'s game (the records it read are
@@ -258,37 +292,49 @@ class Belief:
 
     def probabilities(self, view: "SeatView") -> dict[int, dict[str, float]]:
         """Seat -> role -> probability, for every seat (this one and the revealed ones are certain)."""
-        key = (self._changes, tuple([p.role_revealed for p in view.players]), id(view.rules))
+        if self._held == self._changes:
+            return self._probs
+        if self._holding:
+            self._held = self._changes  # (from now until release: worked out below, or found the same)
+        revealed = tuple([p.role_revealed for p in view.players])
+        key = (self._changes, revealed, id(view.rules))
         if key == self._key:
             return self._probs
         self._leans = {}
-        known = {p.seat: view.role_of(p) for p in view.players}
-        counts = view.role_counts()
-        roles = sorted(counts)
-        hidden = dict(counts)  # (a plain dict: a Counter costs more to make than the rest of a look-up)
-        unknown: list[int] = []
+        table_key = (revealed, id(view.rules))
+        table = self._table
+        if table is None or table_key != self._table_key:
+            table = self._table = _Table(self.seat, view)
+            self._table_key = table_key
+        roles = table.roles
         probs: dict[int, dict[str, float]] = {}
-        for seat in range(len(view.players)):
-            role = known.get(seat)
-            if role is not None:
-                probs[seat] = {r: (1.0 if r == role else 0.0) for r in roles}
-                hidden[role] = hidden.get(role, 0) - 1
-            else:
-                unknown.append(seat)
-        rules = view.rules
-        table = role_table(rules)
-        align = [table.alignment(r) for r in roles]
-        left = [max(0, hidden.get(r, 0)) for r in roles]
-        if unknown and sum(left) == len(unknown):
-            weights = [[math.exp(self.evidence.get(s, 0.0) * a) for a in align] for s in unknown]
-            for s, row in zip(unknown, marginals(weights, left)):
-                probs[s] = dict(zip(roles, row))
+        for seat, row in table.known.items():
+            probs[seat] = dict(row)
+        unknown = table.unknown
+        left = table.left
+        if table.fits:
+            evidence = self.evidence
+            weights = [[math.exp(evidence.get(s, 0.0) * a) for a in table.align] for s in unknown]
+            for s, got in zip(unknown, marginals(weights, left)):
+                probs[s] = dict(zip(roles, got))
         else:  # known roles that do not fit the table (a set-up game): the counts of what is left, evenly
             total = sum(left) or 1
             for s in unknown:
                 probs[s] = {r: c / total for r, c in zip(roles, left)}
-        self._probs, self._key = probs, key
+        self._probs, self._key = probs, key  # (the known seats first, then the others: as always)
         return probs
+
+    def hold(self) -> None:
+        """A decision begins: nothing a bot could see changes while it decides, so the probabilities
+        worked out (or found the same) at the first question are given, unchecked, until :meth:`release`
+        (or new evidence)."""
+        self._holding = True
+        self._held = -1
+
+    def release(self) -> None:
+        """The decision is made: the probabilities are checked against the state again when asked."""
+        self._holding = False
+        self._held = -1
 
     def of(self, view: "SeatView", seat: int) -> dict[str, float]:
         """One seat's distribution over the roles."""

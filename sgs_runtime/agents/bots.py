@@ -210,6 +210,14 @@ class HeuristicAgent(Agent):
         self._hostile = {}
         self._stronger = None
         self.observe(as_view(game, request.player.seat))
+        belief = self.belief_of()
+        belief.hold()  # (nothing changes while this bot decides)
+        try:
+            return self._decide(request)
+        finally:
+            belief.release()
+
+    def _decide(self, request: Request) -> Any:
         try:
             if isinstance(request, PlayRequest):
                 return self.play(request)

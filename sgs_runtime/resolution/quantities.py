@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from sgs_runtime.errors import GameError
 from sgs_runtime.state.frame import Frame
 from sgs_runtime.state.model import Player
-from sgs_runtime.state.statecache import recall, remembered
+from sgs_runtime.state.statecache import recall, remember
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
@@ -42,7 +42,10 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
     hit = recall(g, key)
     if hit is not None:
         return hit[0]
-    return remembered(g, key, args, _quantity, name, args)
+    version = g.version
+    value = _quantity(g, name, args)
+    remember(g, version, key, value, args)
+    return value
 
 
 #: how deeply quantities may ask each other (a modifier of one reading another ...)

@@ -30,7 +30,7 @@ from sgs_runtime.state.definitions import CardChoice, CardKind, Skill, TargetSpe
 from sgs_runtime.state.events import DeclareEvent, EffectEvent, TargetEvent, UseEvent
 from sgs_runtime.state.frame import Frame, StopEffect
 from sgs_runtime.state.model import AnyCard, Card, Player, VirtualCard
-from sgs_runtime.state.statecache import recall, remembered
+from sgs_runtime.state.statecache import recall, remember
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game, Gen
@@ -50,7 +50,10 @@ def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: Targe
     hit = recall(g, key)
     if hit is not None:
         return bool(hit[0])
-    return bool(remembered(g, key, (user, target, card, spec), _eligible, user, target, card, spec))
+    version = g.version
+    value = _eligible(g, user, target, card, spec)
+    remember(g, version, key, value, (user, target, card, spec))
+    return value
 
 
 def _eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:

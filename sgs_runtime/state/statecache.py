@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.errors import GameError
 
@@ -62,32 +62,40 @@ class StateCache:
 
 def recall(g: "Game", key: tuple[Any, ...]) -> Optional[tuple[Any, Sequence[Any]]]:
     """The entry remembered under ``key`` at the present state version, or None (always None with
-    ``g.check_caches``, so that :func:`remembered` computes it again and compares): the look-up of
-    :func:`remembered` alone, for the questions asked most (quantities, legal targets), which call it
-    before building the arguments of a computation."""
+    ``g.check_caches``, so that the answer is computed again and :func:`remember` compares it).
+
+    The questions asked most (quantities, legal targets) ask it before they build the arguments of a
+    computation; on a miss they compute, then :func:`remember` the answer."""
     if g.check_caches:
         return None
     return g.state_cache.at(g.version).get(key)
 
 
-def remembered(g: "Game", key: tuple[Any, ...], keep: Sequence[Any], compute: Callable[..., Any],
-               *args: Any) -> Any:
-    """``compute(g, *args)``, remembered under ``key`` while the state version holds.
+def remember(g: "Game", version: int, key: tuple[Any, ...], value: Any, keep: Sequence[Any]) -> None:
+    """Keep ``value``, an answer computed at state ``version``, under ``key`` for that version.
 
-    ``keep``: the objects ``key`` names by id (kept alive with the entry). With
-    ``g.check_caches`` a remembered answer is computed again and must be the same. An
-    answer whose computing moved the version on is not kept (pure questions never do)."""
-    version = g.version
-    cache = g.state_cache
-    hit = cache.at(version).get(key)
-    if hit is not None:
-        if g.check_caches:
-            _verify(key, keep, hit[0], compute(g, *args))
-        return hit[0]
-    value = compute(g, *args)
-    if g.version == version:
-        cache.put(version, key, value, keep)
-    return value
+    ``keep``: the objects ``key`` names by id (kept alive with the entry). An answer whose computing
+    moved the version on is not kept (pure questions never do). With ``g.check_caches`` an answer
+    already kept under ``key`` must be the same as ``value``.
+
+    >>> from types import SimpleNamespace
+    >>> g = SimpleNamespace(version=0, check_caches=False, state_cache=StateCache())
+    >>> remember(g, 0, ("twice", 2), 4, ())
+    >>> recall(g, ("twice", 2))
+    (4, ())
+    >>> g.version = 1  # the state changed
+    >>> recall(g, ("twice", 2)) is None
+    True
+    """
+    if g.version != version:
+        return
+    entries = g.state_cache.at(version)
+    if g.check_caches:
+        hit = entries.get(key)
+        if hit is not None:
+            _verify(key, keep, hit[0], value)
+            return
+    entries[key] = (value, keep)
 
 
 def _verify(key: tuple[Any, ...], keep: Sequence[Any], remembered: Any, fresh: Any) -> None:
