@@ -73,18 +73,29 @@ class HeuristicAgent(Agent):
         self.belief: Optional[Belief] = None  # what this seat believes of the hidden roles
         self._hostile: dict[int, float] = {}  # this decision's hostilities (nothing changes while deciding)
         self._stronger: Optional[bool] = None  # this decision's _rebels_stronger() (a traitor's reading)
+        self._deciding = False  # within decide: what the table shows holds till the answer
+        self._lord: Optional[Player] = None  # this decision's lord(), once _lord_known
+        self._lord_known = False
         self.view: Optional["SeatView"] = None
         self.me: Optional[Player] = None
 
     # ------------------------------------------------------------------ reading the table
 
     def lord(self) -> Optional[Player]:
+        """The lord, once his role is shown (found once per decision)."""
+        if self._lord_known:
+            return self._lord
         assert self.view is not None
+        found: Optional[Player] = None
+        roles = self.view.rules.roles
         for p in self.view.players:
-            rdef = self.view.rules.roles.get(p.role)
+            rdef = roles.get(p.role)
             if p.role_revealed and rdef is not None and rdef.lord_skills:
-                return p
-        return None
+                found = p
+                break
+        if self._deciding:
+            self._lord, self._lord_known = found, True
+        return found
 
     def side(self, p: Player) -> float:
         """How much ``p`` works against the lord (> 0) or for the lord (< 0): its expected alignment
@@ -212,10 +223,12 @@ class HeuristicAgent(Agent):
         self.observe(as_view(game, request.player.seat))
         belief = self.belief_of()
         belief.hold()  # (nothing changes while this bot decides)
+        self._deciding, self._lord_known = True, False
         try:
             return self._decide(request)
         finally:
             belief.release()
+            self._deciding = self._lord_known = False
 
     def _decide(self, request: Request) -> Any:
         try:

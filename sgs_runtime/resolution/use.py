@@ -601,7 +601,7 @@ def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
 
     def target_choices(opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
         # listed once per option and cards while the request waits (nothing changes meanwhile)
-        key = (id(opt), *map(id, cards))
+        key = (id(opt), *[id(c) for c in cards]) if cards else (id(opt),)
         got = listed.get(key)
         if got is None:
             got = listed[key] = list_targets(opt, cards)

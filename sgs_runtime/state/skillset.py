@@ -309,8 +309,11 @@ class SkillSet:
                     if tr.who != "me":
                         wide.setdefault(tr.timing, set()).add(p.seat)
         owners = {t: frozenset(s) for t, s in seats.items()}
+        own_only: dict[str, frozenset[int]] = {}
+        for t, s in seats.items():
+            w = wide.get(t)
+            own_only[t] = owners[t] if w is None else frozenset(s - w)
         owners[""] = frozenset()  # (indexed, even when nobody waits anywhere)
-        own_only = {t: frozenset(s - wide.get(t, set())) for t, s in seats.items()}
         if not self._busy:  # (asked while the sets are being built: a partial answer, not kept)
             self._owners = owners
             self._own_only = own_only
