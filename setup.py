@@ -48,6 +48,7 @@ COMPILED = [
     "sgs_runtime/resolution/turn.py",
     "sgs_runtime/resolution/use.py",
     "sgs_runtime/resolution/vocabulary.py",
+    "sgs_runtime/agents/__init__.py",
     "sgs_runtime/agents/beliefs.py",
     "sgs_runtime/agents/bots.py",
     "sgs_runtime/agents/styles.py",

@@ -22,6 +22,7 @@ import random
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.errors import IllegalDecision
+from sgs_runtime.native import mypyc_attr
 from sgs_runtime.resolution.requests import (
     ArrangeRequest,
     CardsRequest,
@@ -64,6 +65,7 @@ def valid_players(req: PlayersRequest) -> Optional[list[Player]]:
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class Agent:
     """Base class: override :meth:`decide`."""
 
@@ -73,6 +75,7 @@ class Agent:
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class RandomAgent(Agent):
     """Chooses uniformly at random among legal answers.
 
@@ -196,6 +199,7 @@ class RandomAgent(Agent):
         return ans
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)
 class SplitAgent(Agent):
     """One seat's agent chosen by the seat's role (or seat): ``inside`` for the given roles and seats, else ``outside``.
 
