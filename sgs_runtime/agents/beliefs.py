@@ -291,7 +291,9 @@ class Belief:
         self._changes += 1
 
     def probabilities(self, view: "SeatView") -> dict[int, dict[str, float]]:
-        """Seat -> role -> probability, for every seat (this one and the revealed ones are certain)."""
+        """Seat -> role -> probability, for every seat (this one and the revealed ones are certain).
+
+        The dictionaries are the belief's own, kept while nothing changes: read them, do not change them."""
         if self._held == self._changes:
             return self._probs
         if self._holding:
@@ -309,7 +311,7 @@ class Belief:
         roles = table.roles
         probs: dict[int, dict[str, float]] = {}
         for seat, row in table.known.items():
-            probs[seat] = dict(row)
+            probs[seat] = row  # (the table's own row: what the probabilities give is read, never changed)
         unknown = table.unknown
         left = table.left
         if table.fits:
@@ -346,5 +348,8 @@ class Belief:
         got = self._leans.get(seat)
         if got is None:
             align = role_table(view.rules).alignments
-            got = self._leans[seat] = sum(p * align.get(r, 0.0) for r, p in probs.items())
+            total = 0.0  # (added up in the roles' order, as sum() of 3.11 does: the same bits in both builds)
+            for r, p in probs.items():
+                total += p * align.get(r, 0.0)
+            got = self._leans[seat] = total
         return got
