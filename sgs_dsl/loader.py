@@ -282,7 +282,6 @@ def _text(raw: Any) -> D.Text:
     return D.Text("", "")
 
 
-
 def _owner_param(cond: Any, params: Sequence[str]) -> Optional[str]:
     """The parameter of a quantity that a modifier's condition requires to be the modifier's owner: one
     side of an ``==`` with ``me`` among the parts the condition joins with ``and`` (``if: a == me and b != me``:
@@ -299,12 +298,12 @@ def _owner_param(cond: Any, params: Sequence[str]) -> Optional[str]:
     for part in A.conjuncts(cond):
         if isinstance(part, A.Compare) and part.op == "==" and isinstance(part.left, A.Name) \
                 and isinstance(part.right, A.Name):
-            names = {part.left.id, part.right.id}
-            if "me" in names:
-                other = (names - {"me"}).pop() if len(names) == 2 else None
-                if other in params:
-                    return other
+            left, right = part.left.id, part.right.id
+            other = right if left == "me" else left if right == "me" else None
+            if other in params:
+                return other
     return None
+
 
 class _File:
     """One content file: its kind, its document and where it came from (``origin``: "" the base tree, else
@@ -1215,12 +1214,12 @@ class Loader:
             if ("add" in raw) == ("set" in raw):
                 self.err(doc, path, "E113", "a 'modify' needs exactly one of 'add' or 'set'")
                 return
-            scope = C.Scope({"me": "player", **{p: "any" for p in self.env.quantities[q]}})
+            params = self.env.quantities[q]
+            scope = C.Scope({"me": "player", **{p: "any" for p in params}})
             cond = self.expr(doc, path + ("if",), scope.child())
             add = self.expr(doc, path + ("add",), scope.child())
             st = self.expr(doc, path + ("set",), scope.child())
-            params = self.env.quantities[q]
-            owner = _owner_param(self.parse(doc, path + ("if",), block=False), params) if cond is not None else None
+            owner = _owner_param(self.parse(doc, path + ("if",), block=False), params)  # (the tree expr read)
             sk.modifiers.append(D.Modifier(q, cond, add, st, owner))
         elif "forbid" in raw:
             scope = C.Scope({"me": "player", "user": "player", "card": "card"})

@@ -210,7 +210,7 @@ class _Table:
     roles in order, the certain rows of the known seats, the unknown seats, the roles left for them and
     each role's alignment."""
 
-    def __init__(self, seat: int, view: "SeatView") -> None:
+    def __init__(self, view: "SeatView") -> None:
         players = view.players
         counts = view.role_counts()
         roles = sorted(counts)
@@ -306,7 +306,7 @@ class Belief:
         table_key = (revealed, id(view.rules))
         table = self._table
         if table is None or table_key != self._table_key:
-            table = self._table = _Table(self.seat, view)
+            table = self._table = _Table(view)
             self._table_key = table_key
         roles = table.roles
         probs: dict[int, dict[str, float]] = {}
