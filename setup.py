@@ -25,6 +25,7 @@ from build_backend import compiling  # noqa: E402  (what SGS_COMPILE means, in o
 #: (A few classes of the compiled modules stay plain classes: docs/architecture.md says which.)
 COMPILED = [
     "sgs_runtime/state/cardview.py",
+    "sgs_runtime/state/chance.py",
     "sgs_runtime/state/definitions.py",
     "sgs_runtime/state/events.py",
     "sgs_runtime/state/frame.py",

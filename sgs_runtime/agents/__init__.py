@@ -35,6 +35,7 @@ from sgs_runtime.resolution.requests import (
     RespondRequest,
     Response,
 )
+from sgs_runtime.state.chance import below, choice, randint, sample, shuffle
 from sgs_runtime.state.model import Card, Player
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -104,42 +105,42 @@ class RandomAgent(Agent):
         if isinstance(request, PlayersRequest):
             return self._players(request)
         if isinstance(request, OptionRequest):
-            return self.rng.randrange(len(request.options))
+            return below(self.rng, len(request.options))
         if isinstance(request, ArrangeRequest):
             cards = list(request.cards)
-            self.rng.shuffle(cards)
-            cut = self.rng.randint(0, len(cards))
+            shuffle(self.rng, cards)
+            cut = randint(self.rng, 0, len(cards))
             return (cards[:cut], cards[cut:])
         return request.decline()
 
     def _players(self, req: PlayersRequest) -> list[Player]:
         for _ in range(30):
-            k = self.rng.randint(req.min, req.max)
-            pick = self.rng.sample(list(req.candidates), k)
+            k = randint(self.rng, req.min, req.max)
+            pick = sample(self.rng, list(req.candidates), k)
             if req.valid is None or req.valid(pick):
                 return pick
         return valid_players(req) or []
 
     def _cards(self, req: CardsRequest) -> list[Card]:
         for _ in range(20):
-            k = self.rng.randint(req.min, req.max)
-            pick = self.rng.sample(list(req.candidates), k)
+            k = randint(self.rng, req.min, req.max)
+            pick = sample(self.rng, list(req.candidates), k)
             if req.valid is None or req.valid(pick):
                 return pick
         return list(req.candidates)[: req.min]
 
     def _choose_cards(self, pool: Sequence[Card], lo: int, hi: Optional[int], step: Any) -> Optional[list[Card]]:
         pool = list(pool)
-        self.rng.shuffle(pool)
+        shuffle(self.rng, pool)
         upper = len(pool) if hi is None else min(hi, len(pool))
-        want = self.rng.randint(lo, max(lo, upper)) if upper >= lo else lo
+        want = randint(self.rng, lo, max(lo, upper)) if upper >= lo else lo
         return pick_in_order(pool, want, lo, step)
 
     def _play(self, req: PlayRequest) -> Optional[PlayAction]:
         if not req.options or self.rng.random() < self.end_chance:
             return None
         for _ in range(6):
-            opt = self.rng.choice(req.options)
+            opt = choice(self.rng, req.options)
             action = self._build(req, opt)
             if action is None:
                 continue
@@ -166,8 +167,8 @@ class RandomAgent(Agent):
         if hi > 0:
             if len(cands) < lo:
                 return None
-            k = self.rng.randint(max(lo, 1) if cands else 0, min(hi, len(cands)))
-            targets = self.rng.sample(cands, k)
+            k = randint(self.rng, max(lo, 1) if cands else 0, min(hi, len(cands)))
+            targets = sample(self.rng, cands, k)
         secondary: list[Player] = []
         if targets and opt.further and req.secondary_choices is not None:
             for t in targets:
@@ -175,7 +176,7 @@ class RandomAgent(Agent):
                 if not extra:  # none is left for this target: the action will not pass
                     secondary = []
                     break
-                secondary.append(self.rng.choice(extra))
+                secondary.append(choice(self.rng, extra))
         return PlayAction(card=opt.card, skill=opt.skill.id if opt.skill else None, cards=cards, targets=targets,
                           view_as=-1 if opt.active and opt.skill and opt.skill.view_as else opt.view_as, as_card=opt.as_card,
                           secondary=secondary)
@@ -183,7 +184,7 @@ class RandomAgent(Agent):
     def _respond(self, req: RespondRequest) -> Optional[Response]:
         if not req.options or self.rng.random() >= self.answer_chance:
             return None
-        opt = self.rng.choice(req.options)
+        opt = choice(self.rng, req.options)
         if opt.card is not None:
             return Response(card=opt.card)
         assert req.card_choices and req.card_step

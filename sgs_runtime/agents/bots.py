@@ -43,6 +43,7 @@ from sgs_runtime.resolution.requests import (
     RespondRequest,
     Response,
 )
+from sgs_runtime.state.chance import below
 from sgs_runtime.state.definitions import AiHints, CardKind
 from sgs_runtime.state.events import UseEvent
 from sgs_runtime.state.model import AnyCard, Card, Player
@@ -581,5 +582,5 @@ class HeuristicAgent(Agent):
                 h = heroes[hid]
                 return h.hp + 1.5 * len(h.skills) + h.ai.value / 10 + self.rng.random()
             return max(range(len(req.options)), key=lambda i: score(req.options[i]))
-        return self.rng.randrange(len(req.options))
+        return below(self.rng, len(req.options))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Optional, Sequence
 
 from sgs_runtime.resolution.triggers import fire
+from sgs_runtime.state.chance import shuffle
 from sgs_runtime.state.events import DrawEvent, MoveEvent
 from sgs_runtime.state.frame import GameOver
 from sgs_runtime.state.model import AnyCard, Card, Player, Zone
@@ -144,7 +145,7 @@ def reshuffle(g: "Game") -> None:
     for c in cards:
         g.discard_pile.remove(c)
     forget(cards)
-    g.rng.shuffle(cards)
+    shuffle(g.rng, cards)
     for c in cards:
         g.draw_pile.add(c)
     g.emit("reshuffle", count=len(cards))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from sgs_runtime.errors import UsageError
 from sgs_runtime.resolution.requests import OptionRequest
 from sgs_runtime.resolution.triggers import fire, reset_scope
+from sgs_runtime.state.chance import shuffle
 from sgs_runtime.state.definitions import Hero, PhaseDef, Text
 from sgs_runtime.state.events import GameEvent, PhaseEvent, TurnEvent
 from sgs_runtime.state.frame import Frame, GameOver, StopEffect
@@ -53,7 +54,7 @@ def rest_of_deck(g: "Game") -> list[Card]:
             placed[key] -= 1
             continue
         rest.append(c)
-    g.rng.shuffle(rest)
+    shuffle(g.rng, rest)
     return rest
 
 
@@ -119,7 +120,7 @@ def role_table(g: "Game") -> list[str]:
 
 def _roles(g: "Game") -> list[str]:
     roles = role_table(g)
-    g.rng.shuffle(roles)
+    shuffle(g.rng, roles)
     return roles
 
 
@@ -139,7 +140,7 @@ def select_heroes(g: "Game", roles: list[str]) -> "Gen":
         pool = list(g.table.hero_pile)  # a rule case: the pile as it is after the shuffle
     else:
         pool = hero_pool(g)
-        g.rng.shuffle(pool)
+        shuffle(g.rng, pool)
     sel = g.rules.selection
     n = len(roles)
     # the draft's pile is ``pool`` itself: a copy of the game deals its hidden heroes anew in place
@@ -215,7 +216,7 @@ def setup_random(g: "Game") -> "Gen":
     else:
         deck = build_deck(g)
         g.cards.extend(deck)
-        g.rng.shuffle(deck)
+        shuffle(g.rng, deck)
         for c in deck:
             g.draw_pile.add(c)
     g.emit("setup", seed=g.seed, rules=g.rules.id,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from sgs_runtime.resolution.prohibitions import forbids_target
 from sgs_runtime.resolution.quantities import seat_distance
+from sgs_runtime.state.chance import shuffle
 from sgs_runtime.state.model import COLOR, Player, VirtualCard
 from sgs_runtime.state.visibility import visible
 
@@ -195,7 +196,7 @@ def _hero_hp(f: "Frame", hero: str) -> int:
 
 def _shuffled(f: "Frame", xs: Any) -> list[Any]:
     out = list(xs or [])
-    f.game.rng.shuffle(out)  # chance is the game's: reproducible from its seed
+    shuffle(f.game.rng, out)  # chance is the game's: reproducible from its seed
     return out
 
 

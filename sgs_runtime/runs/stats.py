@@ -23,6 +23,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence
 
 from sgs_runtime.errors import UsageError
+from sgs_runtime.state.chance import shuffle
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.runs.simulate import GameSummary
@@ -182,7 +183,7 @@ def balanced_deals(pool: Sequence[str], table: Sequence[str], games: int, seed: 
         raise UsageError(f"a fair pool needs at least {len(table)} heroes for {len(table)} players; "
                          f"the pool has {len(heroes)}")
     order = list(heroes)
-    rng.shuffle(order)
+    shuffle(rng, order)
     rank = {h: i for i, h in enumerate(order)}
     total: Counter[str] = Counter()
     quota: dict[tuple[str, str], int] = {}
@@ -211,7 +212,7 @@ def balanced_deals(pool: Sequence[str], table: Sequence[str], games: int, seed: 
     for (h, col), c in zip(edges, colour_of):
         slots[c].append((col, h))
     which = list(range(games))
-    rng.shuffle(which)  # colours to game indices: the order of the design does not follow the quotas
+    shuffle(rng, which)  # colours to game indices: the order of the design does not follow the quotas
     for c, game in enumerate(which):
         for col, h in sorted(slots[c]):
             games_of[game][columns[col]].append(h)
@@ -284,7 +285,7 @@ def force_hero(deals: Sequence[Deal], hero: str, seed: int, lord_role: Optional[
     places = [(r, i) for r, hs in deals[0].items() for i in range(len(hs)) if r != lord_role or hero_can_be_lord]
     if not places:
         raise UsageError(f"the hero '{hero}' can take no seat of this table")
-    rng.shuffle(places)
+    shuffle(rng, places)
     out: list[Deal] = []
     replaced: list[str] = []
     for g, deal in enumerate(deals):

@@ -38,6 +38,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
+from sgs_runtime.state.chance import shuffle
 from sgs_runtime.state.visibility import visible
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,7 +70,7 @@ def deal_roles(seats: Sequence[int], roles: Sequence[str], rng: random.Random,
     (each seat in turn draws from the roles left, each with a chance in proportion to its weight)."""
     if weight is None:
         out = list(roles)
-        rng.shuffle(out)
+        shuffle(rng, out)
         return out
     left = list(roles)
     out = []
@@ -84,7 +85,7 @@ def shuffle_faces(cards: Sequence["Card"], rng: random.Random) -> None:
     """Shuffle what is printed on ``cards`` (kind, suit, rank) among them, in place; each card object
     stays where it is, with its id."""
     faces = [(c.base, c.printed_suit, c.rank, c.printed) for c in cards]
-    rng.shuffle(faces)
+    shuffle(rng, faces)
     for card, (base, suit, rank, printed) in zip(cards, faces):
         card.base, card.printed_suit, card.rank, card.printed = base, suit, rank, printed
 
@@ -116,6 +117,6 @@ def redeal_heroes(game: "Game", seat: int, rng: random.Random) -> None:
     slots += [(game.unused_heroes, i) for i, h in enumerate(game.unused_heroes) if h not in known]
     slots += [(draft.pile, i) for i, h in enumerate(draft.pile) if h not in known]
     heroes = [where[i] for where, i in slots]
-    rng.shuffle(heroes)
+    shuffle(rng, heroes)
     for (where, i), hero in zip(slots, heroes):
         where[i] = hero
