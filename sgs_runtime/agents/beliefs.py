@@ -277,13 +277,24 @@ class Belief:
             if src == dst:
                 continue
             if lean is None:  # (taken at the first record that tells something, before any evidence is added)
-                lean = {s: self.lean(view, s) for s in range(len(view.players))}
+                lean = self._leans_now(view)
             weight = WEIGHTS.get(what, 0.5) * max(1, amount) * sign
             # harming someone on one side is working for the other side; helping, for theirs
             self._add(src, -weight * lean[dst])
             if src != self.seat:  # (my own acts tell me nothing new of whom I aimed them at)
                 self._add(dst, -weight * lean[src] * VICTIM_SHARE)
         self.seen = len(records)
+
+    def _leans_now(self, view: "SeatView") -> dict[int, float]:
+        """Every seat's lean, the probabilities worked out (or found the same) once for all of them."""
+        holding = self._holding
+        if not holding:
+            self.hold()
+        try:
+            return {s: self.lean(view, s) for s in range(len(view.players))}
+        finally:
+            if not holding:
+                self.release()
 
     def _add(self, seat: int, amount: float) -> None:
         got = self.evidence.get(seat, 0.0) + amount
