@@ -38,9 +38,15 @@ from sgs_runtime.resolution.vocabulary import (
     element_type,
     list_type,
 )
+from sgs_runtime.resolution.vocabulary import card_is_a as _card_is_a
+from sgs_runtime.resolution.vocabulary import contains as _contains
+from sgs_runtime.resolution.vocabulary import divide as _divide
+from sgs_runtime.resolution.vocabulary import dynamic_get as _dynamic_get
+from sgs_runtime.resolution.vocabulary import equal as _equal
+from sgs_runtime.resolution.vocabulary import has as _has
 from sgs_runtime.state.events import TIMINGS, Event, SignalEvent
 from sgs_runtime.state.frame import BreakLoop, Frame, StopEffect
-from sgs_runtime.state.model import Card, Player, VirtualCard, card_is, parse_card_text
+from sgs_runtime.state.model import parse_card_text
 
 from .codegen import Code, Line, Unit, body, code, join
 from .env import Env
@@ -1361,37 +1367,6 @@ def event_type_name(cls: type[Event]) -> str:
     return "event:" + cls.kind
 
 
-def _nothing(v: Any) -> None:
-    return None
-
-
-def _dynamic_getter(kind: type, name: str) -> Callable[[Any], Any]:
-    """How to read attribute ``name`` of a value of type ``kind`` whose type the checker did not know."""
-    if issubclass(kind, Player):
-        return PLAYER_ATTRS[name][1] if name in PLAYER_ATTRS else (lambda p: p.slot(name))
-    if issubclass(kind, (Card, VirtualCard)):
-        return CARD_ATTRS[name][1] if name in CARD_ATTRS else _nothing
-    if issubclass(kind, Event):
-        return OptionalField(name)  # ``cancelled`` too: every event has it
-    if issubclass(kind, (list, tuple)):
-        return LIST_ATTRS[name][1] if name in LIST_ATTRS else _nothing
-    return OptionalField(name)
-
-
-#: (type, attribute) -> getter, filled as values of each type are met
-_DYNAMIC: dict[tuple[type, str], Callable[[Any], Any]] = {}
-
-
-def _dynamic_get(v: Any, name: str) -> Any:
-    if v is None:
-        return None
-    key = (type(v), name)
-    getter = _DYNAMIC.get(key)
-    if getter is None:
-        getter = _DYNAMIC[key] = _dynamic_getter(key[0], name)
-    return getter(v)
-
-
 def _compatible(t: str, want: str) -> bool:
     if t in ("any", "none") or want == "any":
         return True
@@ -1428,40 +1403,6 @@ def _describe(t: str) -> str:
 
 def _is_bare(node: A.Expr, scope: Scope) -> bool:
     return isinstance(node, A.Name) and node.id not in scope.vars and node.id not in GLOBALS
-
-
-def _divide(a: int, b: int) -> int:
-    """Whole-number division; dividing by 0 gives 0 (the language has no errors at run time)."""
-    return a // b if b else 0
-
-
-def _card_is_a(card: Any, name: str) -> bool:
-    kind = getattr(card, "kind", None)
-    return kind is not None and name in kind.family
-
-
-def _contains(container: Any, item: Any) -> bool:
-    if isinstance(item, str) and isinstance(container, (list, tuple)) and parse_card_text(item):
-        return any(card_is(c, item) for c in container)  # "slash S7" in guanyu.hand
-    return _has(container, item)
-
-
-def _has(container: Any, item: Any) -> bool:
-    """``item in container`` for an item that is no card text."""
-    if container is None:
-        return False
-    try:
-        return item in container
-    except TypeError:
-        return False
-
-
-def _equal(a: Any, b: Any) -> bool:
-    if isinstance(a, str) and not isinstance(b, str) and parse_card_text(a):
-        return card_is(b, a)  # guanyu.weapon == "crossbow CA"
-    if isinstance(b, str) and not isinstance(a, str) and parse_card_text(b):
-        return card_is(a, b)
-    return bool(a == b)
 
 
 def _truth(c: Code) -> Code:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from sgs_runtime.resolution.prohibitions import forbids_target
 from sgs_runtime.resolution.quantities import seat_distance
 from sgs_runtime.state.chance import shuffle
-from sgs_runtime.state.model import COLOR, Player, VirtualCard
+from sgs_runtime.state.events import Event
+from sgs_runtime.state.model import COLOR, Card, Player, VirtualCard, card_is, parse_card_text
 from sgs_runtime.state.visibility import visible
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -287,3 +288,88 @@ def _can_use(f: "Frame", p: Player, cid: str) -> bool:
 
     card = VirtualCard(f.game.content.cards[cid])
     return within_limit(f.game, p, card) and has_targets(f.game, p, card)
+
+
+# ------------------------------------------------------------------ what compiled expressions call
+#
+# The effect language's compiler (sgs_dsl/compiler.py) writes calls to these where the checker could
+# not settle a value's type, or where a comparison may meet a card text: they live here, with the
+# vocabulary, so that they are compiled with the runtime.
+
+
+def nothing(v: Any) -> None:
+    """No such attribute on this kind of value: none."""
+    return None
+
+
+def dynamic_getter(kind: type, name: str) -> Callable[[Any], Any]:
+    """How to read attribute ``name`` of a value of type ``kind`` whose type the checker did not know."""
+    if issubclass(kind, Player):
+        return PLAYER_ATTRS[name][1] if name in PLAYER_ATTRS else (lambda p: p.slot(name))
+    if issubclass(kind, (Card, VirtualCard)):
+        return CARD_ATTRS[name][1] if name in CARD_ATTRS else nothing
+    if issubclass(kind, Event):
+        return OptionalField(name)  # ``cancelled`` too: every event has it
+    if issubclass(kind, (list, tuple)):
+        return LIST_ATTRS[name][1] if name in LIST_ATTRS else nothing
+    return OptionalField(name)
+
+
+#: (type, attribute) -> getter, filled as values of each type are met
+_DYNAMIC: dict[tuple[type, str], Callable[[Any], Any]] = {}
+
+
+def dynamic_get(v: Any, name: str) -> Any:
+    """Attribute ``name`` of ``v``, a value whose type the checker did not know (none for none).
+
+    >>> dynamic_get(None, "hp") is None
+    True
+    """
+    if v is None:
+        return None
+    key = (type(v), name)
+    getter = _DYNAMIC.get(key)
+    if getter is None:
+        getter = _DYNAMIC[key] = dynamic_getter(key[0], name)
+    return getter(v)
+
+
+def divide(a: Any, b: Any) -> Any:
+    """Whole-number division; dividing by 0 gives 0 (the language has no errors at run time).
+
+    >>> divide(7, 2), divide(7, 0)
+    (3, 0)
+    """
+    return a // b if b else 0
+
+
+def card_is_a(card: Any, name: str) -> bool:
+    """Whether ``card`` is of the family ``name`` (``c is slash``)."""
+    kind = getattr(card, "kind", None)
+    return kind is not None and name in kind.family
+
+
+def contains(container: Any, item: Any) -> bool:
+    """``item in container``, where a card text names the cards it describes (``"slash S7" in hand``)."""
+    if isinstance(item, str) and isinstance(container, (list, tuple)) and parse_card_text(item):
+        return any(card_is(c, item) for c in container)
+    return has(container, item)
+
+
+def has(container: Any, item: Any) -> bool:
+    """``item in container`` for an item that is no card text (false for none, or where ``in`` fails)."""
+    if container is None:
+        return False
+    try:
+        return item in container
+    except TypeError:
+        return False
+
+
+def equal(a: Any, b: Any) -> bool:
+    """``a == b``, where a card text equals the card it describes (``guanyu.weapon == "crossbow CA"``)."""
+    if isinstance(a, str) and not isinstance(b, str) and parse_card_text(a):
+        return card_is(b, a)
+    if isinstance(b, str) and not isinstance(a, str) and parse_card_text(b):
+        return card_is(a, b)
+    return bool(a == b)
