@@ -162,6 +162,11 @@ def warm_start(tree: Path) -> list[str]:
     return problems
 
 
+#: tests run in the compiled copy too (the whole suite runs on the pure tree)
+COMPILED_TESTS = ["tests/test_hostile_answers.py", "tests/test_hidden_information.py", "tests/test_request_inits.py",
+                  "tests/test_beliefs.py", "tests/test_chance.py", "tests/test_state_cache.py"]
+
+
 def check(tree: Path, games: int) -> list[str]:
     """What differs between the pure tree and the compiled copy ``tree`` (nothing: an empty list)."""
     problems = []
@@ -175,6 +180,13 @@ def check(tree: Path, games: int) -> list[str]:
     if cases.returncode != 0:
         problems.append(f"rule cases failed in the compiled build:\n{cases.stdout[-3000:]}{cases.stderr[-2000:]}")
     problems += warm_start(tree)
+    # the tests where interpreted code meets compiled objects: answers of the wrong type (refused in
+    # words, not by the compiled code's own type checks), requests, events and beliefs made from Python
+    tests = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *COMPILED_TESTS],
+                           cwd=tree, env=_env(tree), capture_output=True, text=True)
+    print(tests.stdout.strip().splitlines()[-1] if tests.stdout.strip() else tests.stderr[-500:])
+    if tests.returncode != 0:
+        problems.append(f"tests failed in the compiled build:\n{tests.stdout[-3000:]}{tests.stderr[-2000:]}")
     for args in SIMULATIONS:
         same = simulate(ROOT, args, games) == simulate(tree, args, games)
         print(f"simulate {' '.join(args)}: {'same' if same else 'DIFFERENT'}")

@@ -204,7 +204,7 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     return out
 
 
-@mypyc_attr(serializable=True)  # (copied with the bot that keeps it)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (copied with the bot that keeps it)
 class _Table:
     """What a seat's role probabilities rest on besides the evidence, for the roles it knows now: the
     roles in order, the certain rows of the known seats, the unknown seats, the roles left for them and
@@ -233,7 +233,7 @@ class _Table:
         self.fits = bool(unknown) and sum(self.left) == len(unknown)
 
 
-@mypyc_attr(serializable=True)  # (copied with the bot that keeps it)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (copied with the bot that keeps it)
 class Belief:
     """What one seat believes of the others' roles, from its view only.
 

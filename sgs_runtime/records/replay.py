@@ -370,7 +370,7 @@ def _check_heroes(content: "Content", rules: Any, record: dict[str, Any]) -> Non
             heroes(got, f"'deal': '{role}'")
 
 
-def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
+def replay(content: "Content", record: Any, *, force: bool = False,
            warn: Optional[Callable[[str], None]] = None, **game_args: Any) -> "Game":
     """Play a transcript back; raise :class:`GameError` if it does not fit the game.
 
@@ -386,7 +386,7 @@ def replay(content: "Content", record: dict[str, Any], *, force: bool = False,
     return game
 
 
-def resume(content: "Content", record: dict[str, Any], *, force: bool = False,
+def resume(content: "Content", record: Any, *, force: bool = False,
            warn: Optional[Callable[[str], None]] = None,
            watch: Optional[Callable[["Game", Request, Any], None]] = None,
            **game_args: Any) -> tuple["Game", Optional[Request]]:

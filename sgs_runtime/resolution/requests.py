@@ -32,7 +32,7 @@ is its active part (0 too when it has no view-as entry), 0.. a view-as entry.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 
 from sgs_runtime.errors import IllegalDecision
 from sgs_runtime.native import mypyc_attr
@@ -300,22 +300,52 @@ class PlayAction:
                 self.view_as, tuple([id(p) for p in self.secondary]), self.recast, self.as_card)
 
 
-@mypyc_attr(serializable=True)
-@dataclass
-class PlayOption:
-    """One thing a player can do: the agent completes it into a :class:`PlayAction`."""
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
+class _Option:
+    """What the play and the response options share: a plain class, not a dataclass, with its
+    ``__init__`` written out, since the options are made for every card at every listing and the
+    ``__init__`` a dataclass makes is interpreted Python where the runtime is compiled. Options
+    compare field by field and show their fields, as a dataclass would. (In the compiled build a
+    serializable class with its own ``__init__`` is made right from interpreted code only when it
+    allows interpreted subclasses, hence the second flag.)"""
 
-    label: str
-    card: Optional[Card] = None
-    skill: Optional["Skill"] = None
-    view_as: int = 0
-    active: bool = False
-    # the card kind this produces (for view-as), for agents and UIs
-    as_card: Optional[str] = None
-    recast: bool = False  # recast ``card`` (重铸): no targets, not a use
-    #: further players each target needs (借刀杀人: 1, whom the target must Slash); 0: none, and then
-    #: :attr:`PlayRequest.secondary_choices` has nothing to list
-    further: int = 0
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({shown})"
+
+
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Option)
+class PlayOption(_Option):
+    """One thing a player can do: the agent completes it into a :class:`PlayAction`.
+
+    ``as_card``: the card kind this produces (for view-as), for agents and UIs; ``recast``: recast
+    ``card`` (重铸): no targets, not a use; ``further``: further players each target needs (借刀杀人: 1,
+    whom the target must Slash; 0: none, and then :attr:`PlayRequest.secondary_choices` has nothing to list).
+
+    >>> PlayOption("end", further=1)
+    PlayOption(label='end', card=None, skill=None, view_as=0, active=False, as_card=None, recast=False, further=1)
+    """
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("label", "card", "skill", "view_as", "active", "as_card", "recast", "further")
+
+    def __init__(self, label: str, card: Optional[Card] = None, skill: Optional["Skill"] = None, view_as: int = 0,
+                 active: bool = False, as_card: Optional[str] = None, recast: bool = False, further: int = 0) -> None:
+        self.label = label
+        self.card = card
+        self.skill = skill
+        self.view_as = view_as
+        self.active = active
+        self.as_card = as_card
+        self.recast = recast
+        self.further = further
 
 
 @mypyc_attr(serializable=True)
@@ -365,14 +395,19 @@ class Response:
     as_card: Optional[str] = None  # the kind chosen, for a view-as over several names
 
 
-@mypyc_attr(serializable=True)
-@dataclass
-class RespondOption:
-    label: str
-    card: Optional[Card] = None
-    skill: Optional["Skill"] = None
-    view_as: int = 0
-    as_card: Optional[str] = None
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Option)
+class RespondOption(_Option):
+    """One way to answer a response window: a hand card, or a skill's view-as entry (as ``as_card``)."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("label", "card", "skill", "view_as", "as_card")
+
+    def __init__(self, label: str, card: Optional[Card] = None, skill: Optional["Skill"] = None, view_as: int = 0,
+                 as_card: Optional[str] = None) -> None:
+        self.label = label
+        self.card = card
+        self.skill = skill
+        self.view_as = view_as
+        self.as_card = as_card
 
 
 @mypyc_attr(serializable=True)
@@ -428,17 +463,21 @@ def _check_card_skill(what: str, card: Any, skill: Any, cards: Any, view_as: Any
 
 def check_action_fields(action: PlayAction) -> None:
     """Raise :class:`IllegalDecision` unless every field of ``action`` has the type it must have."""
-    _check_card_skill("a PlayAction", action.card, action.skill, action.cards, action.view_as, action.as_card)
-    _sequence(action.targets, "a PlayAction.targets", Player, "players")
-    _sequence(action.secondary, "a PlayAction.secondary", Player, "players")
-    if not isinstance(action.recast, bool):
-        raise IllegalDecision(f"a PlayAction.recast must be True or False, not {_type_name(action.recast)}")
-    if action.card is None and action.skill is None:
+    # (read as Any: the compiled build would check each field against its declared type as it is
+    # read, and raise a TypeError where the game owes the agent a refusal in words)
+    given: Any = action
+    _check_card_skill("a PlayAction", given.card, given.skill, given.cards, given.view_as, given.as_card)
+    _sequence(given.targets, "a PlayAction.targets", Player, "players")
+    _sequence(given.secondary, "a PlayAction.secondary", Player, "players")
+    if not isinstance(given.recast, bool):
+        raise IllegalDecision(f"a PlayAction.recast must be True or False, not {_type_name(given.recast)}")
+    if given.card is None and given.skill is None:
         raise IllegalDecision("a PlayAction must name a card or a skill (answer None to end the play phase)")
 
 
 def check_response_fields(ans: Response) -> None:
     """Raise :class:`IllegalDecision` unless every field of ``ans`` has the type it must have."""
-    _check_card_skill("a Response", ans.card, ans.skill, ans.cards, ans.view_as, ans.as_card)
-    if ans.card is None and ans.skill is None:
+    given: Any = ans  # (read as Any, as in check_action_fields)
+    _check_card_skill("a Response", given.card, given.skill, given.cards, given.view_as, given.as_card)
+    if given.card is None and given.skill is None:
         raise IllegalDecision("a Response must name a card or a skill (answer None to decline)")

@@ -20,7 +20,7 @@ from sgs_runtime.native import mypyc_attr
 from sgs_runtime.state.model import AnyCard, Card, Player
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Event:
     """Base class of events. ``cancelled`` is set by ``cancel`` in a trigger.
 
@@ -56,7 +56,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class GameEvent(Event):
     kind = "game"
     FIELDS = {"player": "player"}
@@ -66,7 +66,7 @@ class GameEvent(Event):
         self.player = player
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class TurnEvent(Event):
     kind = "turn"
     FIELDS = {"player": "player", "number": "num"}
@@ -77,7 +77,7 @@ class TurnEvent(Event):
         self.number = number
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class PhaseEvent(Event):
     kind = "phase"
     FIELDS = {"player": "player", "phase": "sym:phase"}
@@ -88,7 +88,7 @@ class PhaseEvent(Event):
         self.phase = phase
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class DrawEvent(Event):
     kind = "draw"
     FIELDS = {"player": "player", "count": "num", "phase": "sym:phase", "cards": "cards"}
@@ -102,7 +102,7 @@ class DrawEvent(Event):
         self.cards: list[Card] = []
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class UseEvent(Event):
     """One use of a card, from choosing it to its end."""
 
@@ -132,7 +132,7 @@ class UseEvent(Event):
         self.instigator: Optional[Player] = None  # whose effect made the user use it (离间): the act is theirs
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class DeclareEvent(Event):
     """A card is about to be used or played (打出), in the processing area, before anything else happens.
 
@@ -151,7 +151,7 @@ class DeclareEvent(Event):
         self.targets = list(targets or [])
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class TargetEvent(Event):
     """A card use has chosen one target (fired per target)."""
 
@@ -170,7 +170,7 @@ class TargetEvent(Event):
         return list(self.use.targets)
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class EffectEvent(Event):
     """A card's effect on one target."""
 
@@ -185,7 +185,7 @@ class EffectEvent(Event):
         self.target = target
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class RespondEvent(Event):
     """A player is asked to use or play a card (a response window)."""
 
@@ -207,7 +207,7 @@ class RespondEvent(Event):
         self.provided: Optional[AnyCard] = None
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class DamageEvent(Event):
     """One damage, as a value: source, target, amount, nature and the card that caused it.
 
@@ -236,7 +236,7 @@ class DamageEvent(Event):
         self.done = False  # HP went down
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class RecoverEvent(Event):
     kind = "recover"
     FIELDS = {"player": "player", "amount": "num", "source": "player", "card": "card"}
@@ -250,7 +250,7 @@ class RecoverEvent(Event):
         self.card = card
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class LoseHpEvent(Event):
     kind = "lose_hp"
     FIELDS = {"player": "player", "amount": "num"}
@@ -262,7 +262,7 @@ class LoseHpEvent(Event):
         self.amount = amount
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class JudgeEvent(Event):
     kind = "judge"
     FIELDS = {"player": "player", "card": "card", "suit": "sym:suit", "color": "sym:color", "rank": "num",
@@ -278,7 +278,7 @@ class JudgeEvent(Event):
         self.rank = 0
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class MoveEvent(Event):
     """Cards moved; ``cards_lost`` fires for the player who had them."""
 
@@ -297,7 +297,7 @@ class MoveEvent(Event):
         self.reason = reason
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class DyingEvent(Event):
     kind = "dying"
     FIELDS = {"player": "player", "source": "player", "damage": "event:damage", "spared": "bool"}
@@ -313,7 +313,7 @@ class DyingEvent(Event):
         self.deferred: list[tuple[Any, Any, "Event"]] = []  # the dying player's skills, fired if rescued
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class DeathEvent(Event):
     kind = "death"
     FIELDS = {"player": "player", "killer": "player", "role": "sym:role"}
@@ -325,7 +325,7 @@ class DeathEvent(Event):
         self.role = player.role
 
 
-@mypyc_attr(serializable=True)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class SignalEvent(Event):
     """A timing sent by content (``signal dodged``)."""
 
