@@ -233,7 +233,8 @@ class _Table:
         self.fits = bool(unknown) and sum(self.left) == len(unknown)
 
 
-@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (copied with the bot that keeps it)
+# (copied with the bot that keeps it; open to interpreted subclasses so that one made from Python is made right)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Belief:
     """What one seat believes of the others' roles, from its view only.
 

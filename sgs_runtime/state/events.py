@@ -20,6 +20,9 @@ from sgs_runtime.native import mypyc_attr
 from sgs_runtime.state.model import AnyCard, Card, Player
 
 
+# (every event class: serializable, as a fork copies them, and open to interpreted subclasses, without
+# which the compiled build leaves an event made from interpreted code without its fields; see
+# docs/architecture.md, "The compiled build")
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Event:
     """Base class of events. ``cancelled`` is set by ``cancel`` in a trigger.
