@@ -90,17 +90,41 @@ def _pick_from(answer: list[Any], candidates: list[Any], lo: int, hi: int, noun:
             raise IllegalDecision(f"{describe_value(a)} cannot be chosen for: {prompt} (it was not offered)")
 
 
-@mypyc_attr(serializable=True)
-@dataclass
-class Request:
-    """Base of all requests: who decides, and what about."""
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
+class _Plain:
+    """What the requests and their options share: plain classes, not dataclasses, with their
+    ``__init__`` written out, since a request is made at every decision and an option for every
+    card at every listing, and the ``__init__`` a dataclass makes is interpreted Python where the
+    runtime is compiled. They compare field by field and show their fields (``FIELDS``), as a
+    dataclass would. (In the compiled build a serializable class with its own ``__init__`` is made
+    right from interpreted code only when it allows interpreted subclasses, hence the second flag.)"""
 
-    player: Player
-    prompt: str
-    optional: bool = False
-    kind: str = field(default="", init=False)
-    #: a copy masked for a seat (visibility.mask_request): which card each place holder stands for, by id
-    unmask: dict[int, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({shown})"
+
+
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
+class Request(_Plain):
+    """Base of all requests: who decides, and what about (``kind`` names the subclass, for agents and UIs)."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("player", "prompt", "optional", "kind")
+
+    def __init__(self, player: Player, prompt: str, optional: bool = False) -> None:
+        self.player = player
+        self.prompt = prompt
+        self.optional = optional
+        self.kind = ""
+        #: a copy masked for a seat (visibility.mask_request): which card each place holder stands for, by id
+        self.unmask: dict[int, Any] = {}
 
     def check(self, answer: Any) -> None:
         """Raise :class:`IllegalDecision` if ``answer`` is not allowed."""
@@ -116,18 +140,19 @@ class Request:
 # --------------------------------------------------------------------- confirm
 
 
-@mypyc_attr(serializable=True)
-@dataclass
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class ConfirmRequest(Request):
     """Yes or no: invoke an optional skill, repeat, accept."""
 
-    skill: Optional[str] = None
-    event: Any = None  # the event a "may" skill would answer
-    part: str = ""  # which part of the skill asks (a trigger's label), for a skill of several parts
+    FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("skill", "event", "part")
 
-    def __post_init__(self) -> None:
+    def __init__(self, player: Player, prompt: str, optional: bool = False, skill: Optional[str] = None,
+                 event: Any = None, part: str = "") -> None:
+        super().__init__(player, prompt, True)  # (always optional: no is an answer)
         self.kind = "confirm"
-        self.optional = True
+        self.skill = skill
+        self.event = event  # the event a "may" skill would answer
+        self.part = part  # which part of the skill asks (a trigger's label), for a skill of several parts
 
     def check(self, answer: Any) -> None:
         if not isinstance(answer, bool):  # not 1, 0, "yes" or None: True or False
@@ -141,8 +166,7 @@ class ConfirmRequest(Request):
 # ------------------------------------------------------------------ selections
 
 
-@mypyc_attr(serializable=True)
-@dataclass
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class CardsRequest(Request):
     """Pick ``min``..``max`` cards from ``candidates``.
 
@@ -151,19 +175,24 @@ class CardsRequest(Request):
     ``valid`` may further restrict a whole selection (e.g. cards of one colour).
     """
 
-    candidates: list[Card] = field(default_factory=list)
-    min: int = 1
-    max: int = 1
-    hidden: frozenset[int] = frozenset()
-    valid: Optional[Callable[[list[Card]], bool]] = None
-    step: Optional[Callable[[list[Card], Card], bool]] = None  # may this card join these?
-    skill: Optional[str] = None  # the skill whose effect asks, if any
-    purpose: str = ""  # what the cards are for: discard, give, take ...
+    FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("candidates", "min", "max", "hidden", "valid", "step",
+                                                          "skill", "purpose")
 
-    def __post_init__(self) -> None:
+    def __init__(self, player: Player, prompt: str, optional: bool = False, candidates: Optional[list[Card]] = None,
+                 min: int = 1, max: int = 1, hidden: frozenset[int] = frozenset(),
+                 valid: Optional[Callable[[list[Card]], bool]] = None,
+                 step: Optional[Callable[[list[Card], Card], bool]] = None, skill: Optional[str] = None,
+                 purpose: str = "") -> None:
+        super().__init__(player, prompt, optional or min == 0)
         self.kind = "cards"
-        if self.min == 0:
-            self.optional = True
+        self.candidates = candidates if candidates is not None else []
+        self.min = min
+        self.max = max
+        self.hidden = hidden
+        self.valid = valid
+        self.step = step  # may this card join these?
+        self.skill = skill  # the skill whose effect asks, if any
+        self.purpose = purpose  # what the cards are for: discard, give, take ...
 
     def check(self, answer: Any) -> None:
         if not isinstance(answer, (list, tuple)):
@@ -184,22 +213,23 @@ class CardsRequest(Request):
         return []
 
 
-@mypyc_attr(serializable=True)
-@dataclass
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class PlayersRequest(Request):
     """Pick ``min``..``max`` players from ``candidates``."""
 
-    candidates: list[Player] = field(default_factory=list)
-    min: int = 1
-    max: int = 1
-    skill: Optional[str] = None  # the skill whose effect asks, if any
-    purpose: str = ""  # give, target ...
-    valid: Optional[Callable[[list[Player]], bool]] = None  # a check of the whole choice, in order
+    FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("candidates", "min", "max", "skill", "purpose", "valid")
 
-    def __post_init__(self) -> None:
+    def __init__(self, player: Player, prompt: str, optional: bool = False,
+                 candidates: Optional[list[Player]] = None, min: int = 1, max: int = 1, skill: Optional[str] = None,
+                 purpose: str = "", valid: Optional[Callable[[list[Player]], bool]] = None) -> None:
+        super().__init__(player, prompt, optional or min == 0)
         self.kind = "players"
-        if self.min == 0:
-            self.optional = True
+        self.candidates = candidates if candidates is not None else []
+        self.min = min
+        self.max = max
+        self.skill = skill  # the skill whose effect asks, if any
+        self.purpose = purpose  # give, target ...
+        self.valid = valid  # a check of the whole choice, in order
 
     def check(self, answer: Any) -> None:
         if not isinstance(answer, (list, tuple)):
@@ -215,16 +245,18 @@ class PlayersRequest(Request):
         return []
 
 
-@mypyc_attr(serializable=True)
-@dataclass
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class OptionRequest(Request):
     """Pick one of ``options`` (labels); the answer is an index."""
 
-    options: list[str] = field(default_factory=list)
-    purpose: str = ""  # what is chosen: "hero" when the options are hero ids
+    FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("options", "purpose")
 
-    def __post_init__(self) -> None:
+    def __init__(self, player: Player, prompt: str, optional: bool = False, options: Optional[list[str]] = None,
+                 purpose: str = "") -> None:
+        super().__init__(player, prompt, optional)
         self.kind = "option"
+        self.options = options if options is not None else []
+        self.purpose = purpose  # what is chosen: "hero" when the options are hero ids
 
     def check(self, answer: Any) -> None:
         if not _is_int(answer) or not 0 <= answer < len(self.options):
@@ -232,24 +264,27 @@ class OptionRequest(Request):
                                   f"(0 to {len(self.options) - 1}) for: {self.prompt}, not {_type_name(answer)}")
 
 
-@mypyc_attr(serializable=True)
-@dataclass
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class OrderRequest(OptionRequest):
     """Several of a player's skills fire at once: which first?"""
 
-    def __post_init__(self) -> None:
+    def __init__(self, player: Player, prompt: str, optional: bool = False, options: Optional[list[str]] = None,
+                 purpose: str = "") -> None:
+        super().__init__(player, prompt, optional, options, purpose)
         self.kind = "order"
 
 
-@mypyc_attr(serializable=True)
-@dataclass
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class ArrangeRequest(Request):
     """Put ``cards`` on top of / at the bottom of the draw pile (观星)."""
 
-    cards: list[Card] = field(default_factory=list)
+    FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("cards",)
 
-    def __post_init__(self) -> None:
+    def __init__(self, player: Player, prompt: str, optional: bool = False,
+                 cards: Optional[list[Card]] = None) -> None:
+        super().__init__(player, prompt, optional)
         self.kind = "arrange"
+        self.cards = cards if cards is not None else []
 
     def check(self, answer: Any) -> None:
         if not isinstance(answer, (list, tuple)) or len(answer) != 2:
@@ -300,30 +335,8 @@ class PlayAction:
                 self.view_as, tuple([id(p) for p in self.secondary]), self.recast, self.as_card)
 
 
-@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
-class _Option:
-    """What the play and the response options share: a plain class, not a dataclass, with its
-    ``__init__`` written out, since the options are made for every card at every listing and the
-    ``__init__`` a dataclass makes is interpreted Python where the runtime is compiled. Options
-    compare field by field and show their fields, as a dataclass would. (In the compiled build a
-    serializable class with its own ``__init__`` is made right from interpreted code only when it
-    allows interpreted subclasses, hence the second flag.)"""
-
-    FIELDS: ClassVar[tuple[str, ...]] = ()
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self.FIELDS])
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
-        return f"{type(self).__name__}({shown})"
-
-
-@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Option)
-class PlayOption(_Option):
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
+class PlayOption(_Plain):
     """One thing a player can do: the agent completes it into a :class:`PlayAction`.
 
     ``as_card``: the card kind this produces (for view-as), for agents and UIs; ``recast``: recast
@@ -348,24 +361,32 @@ class PlayOption(_Option):
         self.further = further
 
 
-@mypyc_attr(serializable=True)
-@dataclass
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class PlayRequest(Request):
     """The play phase: choose something to use, or end the phase (``None``)."""
 
-    options: list[PlayOption] = field(default_factory=list)
-    # the game fills these in: they compute what a partially built action allows
-    card_choices: Optional[Callable[[PlayOption], tuple[list[Card], int, Optional[int]]]] = None
-    card_step: Optional[Callable[[PlayOption, list[Card], Card], bool]] = None
-    target_choices: Optional[Callable[[PlayOption, list[Card], list[Player]], tuple[list[Player], int, int]]] = None
-    secondary_choices: Optional[Callable[[PlayOption, list[Card], Player, int], list[Player]]] = None
-    validate: Optional[Callable[[PlayAction], Optional[str]]] = None
-    # the keys of the actions found legal: the agent's own checks and the game's are one check
-    passed: set[tuple[Any, ...]] = field(default_factory=set, repr=False, compare=False)
+    FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("options", "card_choices", "card_step", "target_choices",
+                                                          "secondary_choices", "validate")
 
-    def __post_init__(self) -> None:
+    def __init__(self, player: Player, prompt: str, optional: bool = False,
+                 options: Optional[list[PlayOption]] = None,
+                 card_choices: Optional[Callable[[PlayOption], tuple[list[Card], int, Optional[int]]]] = None,
+                 card_step: Optional[Callable[[PlayOption, list[Card], Card], bool]] = None,
+                 target_choices: Optional[Callable[[PlayOption, list[Card], list[Player]],
+                                                   tuple[list[Player], int, int]]] = None,
+                 secondary_choices: Optional[Callable[[PlayOption, list[Card], Player, int], list[Player]]] = None,
+                 validate: Optional[Callable[[PlayAction], Optional[str]]] = None) -> None:
+        super().__init__(player, prompt, True)  # (always optional: None ends the phase)
         self.kind = "play"
-        self.optional = True
+        self.options = options if options is not None else []
+        # the game fills these in: they compute what a partially built action allows
+        self.card_choices = card_choices
+        self.card_step = card_step
+        self.target_choices = target_choices
+        self.secondary_choices = secondary_choices
+        self.validate = validate
+        # the keys of the actions found legal: the agent's own checks and the game's are one check
+        self.passed: set[tuple[Any, ...]] = set()
 
     def check(self, answer: Any) -> None:
         if answer is None:
@@ -395,8 +416,8 @@ class Response:
     as_card: Optional[str] = None  # the kind chosen, for a view-as over several names
 
 
-@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Option)
-class RespondOption(_Option):
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
+class RespondOption(_Plain):
     """One way to answer a response window: a hand card, or a skill's view-as entry (as ``as_card``)."""
 
     FIELDS: ClassVar[tuple[str, ...]] = ("label", "card", "skill", "view_as", "as_card")
@@ -410,25 +431,32 @@ class RespondOption(_Option):
         self.as_card = as_card
 
 
-@mypyc_attr(serializable=True)
-@dataclass
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class RespondRequest(Request):
     """Use or play a card of ``pattern`` (a card name, or cards that can rescue)."""
 
-    pattern: str = ""
-    mode: str = "use"
-    against: Optional[AnyCard] = None
-    target: Optional[Player] = None  # the player the answer is for (rescue) or the effect is on (counter)
-    on: list[Player] = field(default_factory=list)  # the answer will be used on these (借刀杀人's victim)
-    beneficiary: Optional[Player] = None  # answering for this player (护驾)
-    options: list[RespondOption] = field(default_factory=list)
-    card_choices: Optional[Callable[[RespondOption], tuple[list[Card], int, Optional[int]]]] = None
-    card_step: Optional[Callable[[RespondOption, list[Card], Card], bool]] = None
-    validate: Optional[Callable[[Response], Optional[str]]] = None
+    FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("pattern", "mode", "against", "target", "on", "beneficiary",
+                                                          "options", "card_choices", "card_step", "validate")
 
-    def __post_init__(self) -> None:
+    def __init__(self, player: Player, prompt: str, optional: bool = False, pattern: str = "", mode: str = "use",
+                 against: Optional[AnyCard] = None, target: Optional[Player] = None,
+                 on: Optional[list[Player]] = None, beneficiary: Optional[Player] = None,
+                 options: Optional[list[RespondOption]] = None,
+                 card_choices: Optional[Callable[[RespondOption], tuple[list[Card], int, Optional[int]]]] = None,
+                 card_step: Optional[Callable[[RespondOption, list[Card], Card], bool]] = None,
+                 validate: Optional[Callable[[Response], Optional[str]]] = None) -> None:
+        super().__init__(player, prompt, True)  # (always optional: None declines)
         self.kind = "respond"
-        self.optional = True
+        self.pattern = pattern
+        self.mode = mode
+        self.against = against
+        self.target = target  # the player the answer is for (rescue) or the effect is on (counter)
+        self.on = on if on is not None else []  # the answer will be used on these (借刀杀人's victim)
+        self.beneficiary = beneficiary  # answering for this player (护驾)
+        self.options = options if options is not None else []
+        self.card_choices = card_choices
+        self.card_step = card_step
+        self.validate = validate
 
     def check(self, answer: Any) -> None:
         if answer is None:
