@@ -50,9 +50,10 @@ if TYPE_CHECKING:
 
     from . import ast as A
     from . import compiler as C
+    from . import epochs as E
     from . import parser as P
 else:  # imported when first used: a content read back whole from the cache needs none of them
-    A, C, P = (lazy_module(f"sgs_dsl.{name}") for name in ("ast", "compiler", "parser"))
+    A, C, E, P = (lazy_module(f"sgs_dsl.{name}") for name in ("ast", "compiler", "epochs", "parser"))
 
 KINDS = ("cards", "heroes", "rules")
 
@@ -859,8 +860,9 @@ class Loader:
         scope = C.Scope({p: "any" for p in params})
         base = self.expr(doc, path + ("base",), scope)
         if base is not None:
-            target[name] = D.Quantity(name, params, base, raw.get("min"))
             tree = self.parse(doc, path + ("base",), block=False)
+            reads = E.epoch_reads(tree, self.env.quantities.keys(), self.env.slots)
+            target[name] = D.Quantity(name, params, base, raw.get("min"), reads)
             calls = {n.func.id for n in P.walk(tree) if isinstance(n, A.Call) and isinstance(n.func, A.Name)
                      and n.func.id in self.env.quantities} if tree is not None else set()
             self._quantity_calls.setdefault(name, []).append((doc, path, calls))
@@ -1219,8 +1221,12 @@ class Loader:
             cond = self.expr(doc, path + ("if",), scope.child())
             add = self.expr(doc, path + ("add",), scope.child())
             st = self.expr(doc, path + ("set",), scope.child())
-            owner = _owner_param(self.parse(doc, path + ("if",), block=False), params)  # (the tree expr read)
-            sk.modifiers.append(D.Modifier(q, cond, add, st, owner))
+            tree = self.parse(doc, path + ("if",), block=False)  # (the tree expr read)
+            owner = _owner_param(tree, params)
+            names, slots = self.env.quantities.keys(), self.env.slots
+            reads = E.join_reads(*(E.epoch_reads(t, names, slots) for t in
+                                 (tree, *(self.parse(doc, path + (k,), block=False) for k in ("add", "set") if k in raw))))
+            sk.modifiers.append(D.Modifier(q, cond, add, st, owner, reads))
         elif "forbid" in raw:
             scope = C.Scope({"me": "player", "user": "player", "card": "card"})
             sk.prohibitions.append(D.Prohibition(raw["forbid"], self.expr(doc, path + ("if",), scope)))

@@ -94,3 +94,44 @@ def test_a_skill_change_that_forgets_to_bump_is_caught_by_the_check() -> None:
         g.skillset.verify(skill.triggers[0].timing)
     g.bump()
     g.skillset.verify(skill.triggers[0].timing)
+
+
+# ------------------------------------------------------------ the skill epoch
+
+
+def test_a_distance_is_remembered_for_the_skill_epoch_and_the_hand_limit_for_one_version() -> None:
+    g = started()
+    a, b = g.players[0], g.players[2]
+    distance = quantity(g, "distance", [a, b])
+    limit = quantity(g, "hand_limit", [a])
+    assert RULES.quantities["distance"].reads == frozenset()  # seats and horses only (sgs_dsl/epochs.py)
+    assert RULES.quantities["in_attack_range"].reads == {"distance", "attack_range"}
+    assert RULES.quantities["hand_limit"].reads is None  # it reads HP
+    g.touch()  # the state changed, the skill sets did not
+    assert g.epoch_cache.get(g.epoch, ("distance", id(a), id(b))) == (distance, [a, b])
+    assert g.state_cache.get(g.version, ("hand_limit", id(a))) is None
+    assert quantity(g, "distance", [a, b]) == distance and quantity(g, "hand_limit", [a]) == limit
+    g.bump()  # equipment, a death, a skill: the epoch moves on
+    assert g.epoch_cache.get(g.epoch, ("distance", id(a), id(b))) is None
+
+
+def test_a_death_without_a_bump_is_caught_by_the_check_of_the_epoch() -> None:
+    g = started()
+    g.check_caches = True
+    a, between, b = g.players[0], g.players[1], g.players[2]
+    before = quantity(g, "distance", [a, b])
+    between.alive = False  # behind the engine's back: no Game.bump, so the epoch stands
+    g.touch()  # (a new state version: what is remembered for the epoch is compared all the same)
+    with pytest.raises(GameError, match="cache check: distance"):
+        quantity(g, "distance", [a, b])
+    g.bump()
+    assert quantity(g, "distance", [a, b]) == max(1, before - 1)  # seats 0 and 2 of five: 2 apart, then 1
+
+
+def test_no_quantity_is_remembered_for_an_epoch_while_a_filter_skill_is_in_force() -> None:
+    g = started()
+    q = RULES.quantities["attack_range"]
+    from sgs_runtime.resolution.quantities import epoch_stable
+
+    assert epoch_stable(g, q) == (not g.card_view.filtering())
+    assert not epoch_stable(g, RULES.quantities["hand_limit"])

@@ -163,7 +163,10 @@ class Game:
         # the seats that used each card kind / skill ("skill" records with a player), for win rates when used
         self.card_users: dict[str, set[int]] = {}
         self.skill_users: dict[str, set[int]] = {}
+        # the skill epoch: moves on whenever the skill sets are forgotten (SkillSet.forget; a change of
+        # equipment, a death, a skill gained ...); what changes only with them is remembered for an epoch
         self.epoch = 0
+        self.epoch_cache = StateCache()
         self.skillset = SkillSet(self)  # which skills each player has now
         self._views: dict[int, Any] = {}
         self.view_as_memo: dict[int, list[str]] = {}  # view-as over several names -> this deck's kinds
@@ -409,9 +412,8 @@ class Game:
 
     def bump(self) -> None:
         """Some player's skills may have changed (equipment, death, ignored armour): forget caches."""
-        self.epoch += 1
         self.version += 1
-        self.skillset.forget()
+        self.skillset.forget()  # (the skill epoch moves on)
         self.card_view.forget()
 
     # which skills a player has is the SkillSet's (skillset.py); these read it

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from sgs_runtime.errors import GameError
+from sgs_runtime.state.definitions import Quantity
 from sgs_runtime.state.frame import Frame
 from sgs_runtime.state.model import Player
 from sgs_runtime.state.statecache import recall, remember
@@ -39,28 +40,71 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
         key = (name, id(args[0]), id(args[1]))
     else:
         key = (name, *map(id, args))
-    hit = recall(g, key)
+    q = g.rules.quantities.get(name)
+    if q is None:
+        raise GameError(f"the rules '{g.rules.id}' do not declare the quantity '{name}'")
+    epoch = q.reads is not None and epoch_stable(g, q)
+    hit = recall(g, key, epoch)
     if hit is not None:
         return hit[0]
-    version = g.version
-    value = _quantity(g, name, args)
-    remember(g, version, key, value, args)
+    stamp = g.epoch if epoch else g.version
+    value = _quantity(g, q, args)
+    remember(g, stamp, key, value, args, epoch)
     return value
+
+
+def epoch_stable(g: "Game", q: Quantity) -> bool:
+    """Whether the value of ``q`` changes now only with the players' skill sets (the skill epoch).
+
+    So it is when its base and every modifier in force read nothing else that changes within an
+    epoch (:mod:`sgs_dsl.epochs`), every quantity they ask is so too, the skill sets stand until the
+    epoch moves on (no skill's validity hangs on HP, none is being found) and no filter skill is in
+    force (a card's range or slot is then its printed one). Decided once per epoch and quantity."""
+    skills = g.skillset
+    if q.reads is None or not skills.settled:
+        return False
+    epoch = g.epoch
+    cache = g.epoch_cache
+    if cache.version != epoch:
+        cache.at(epoch)
+    memo = cache.kinds
+    name = q.name
+    got = memo.get(name)
+    if got is not None:
+        return got
+    asked = q.reads
+    stable = True
+    for _p, m, _equipment in skills.modifiers(name):
+        if m.reads is None:
+            stable = False
+            break
+        asked = asked | m.reads
+    memo[name] = False  # (asked again through its own modifiers: not of that kind)
+    stable = stable and skills.settled and not g.card_view.filtering()
+    if stable:
+        for other in asked:
+            oq = g.rules.quantities.get(other)
+            if other != name and (oq is None or not epoch_stable(g, oq)):
+                stable = False
+                break
+    if g.epoch == epoch and skills.settled:
+        memo[name] = stable
+    else:
+        memo.pop(name, None)  # (the sets moved on meanwhile: decided again when next asked)
+    return stable
 
 
 #: how deeply quantities may ask each other (a modifier of one reading another ...)
 MAX_QUANTITY_DEPTH = 40
 
 
-def _quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
+def _quantity(g: "Game", q: Quantity, args: Sequence[Any]) -> Any:
     """Compute a quantity: its base, then its modifiers (``set`` replaces, ``add`` adds), clamped to its minimum."""
+    name = q.name
     depth = g.quantity_depth
     if depth >= MAX_QUANTITY_DEPTH:
         raise GameError(f"the quantity '{name}' is computed in terms of itself (through its modifiers); "
                         f"more than {MAX_QUANTITY_DEPTH} quantities deep")
-    q = g.rules.quantities.get(name)
-    if q is None:
-        raise GameError(f"the rules '{g.rules.id}' do not declare the quantity '{name}'")
     g.quantity_depth = depth + 1
     try:
         params = dict(zip(q.params, args))
@@ -80,7 +124,7 @@ def _quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
             for p, m, equipment in mods:
                 if own and m.owner is not None and params.get(m.owner, p) is not p:
                     continue  # its condition asks for its owner there (``a == me``): another player's fails it
-                if equipment and immune and any(q is not p and any(a is q for a in args) for q in immune):
+                if equipment and immune and any(h is not p and any(a is h for a in args) for h in immune):
                     continue  # 乾坤: another player's equipment does not count against the immune
                 if own:
                     params["me"] = p

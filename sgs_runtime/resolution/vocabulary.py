@@ -108,6 +108,16 @@ JUDGE_ATTRS: dict[str, tuple[str, Getter, str]] = {
     "player": ("player", Field("player"), "who judged"),
 }
 
+#: The attributes whose value changes only together with the players' skill sets (equipment in or out,
+#: a death, a revival, the seating), and, while no filter skill is in force, with nothing at all (a
+#: card's range and slot). Every such change forgets the skill sets and moves the skill epoch on
+#: (``Game.epoch``), so a quantity that reads no more than these, the equipment slots (``p.weapon``),
+#: its parameters, constants, :data:`EPOCH_FUNCTIONS` and quantities of the same kind is remembered
+#: for an epoch rather than for one state version (:mod:`sgs_dsl.epochs`, quantities.py).
+EPOCH_ATTRS = frozenset({"alive", "dead", "seat", "equip", "range", "slot"})
+#: the functions of that kind (``seat_distance`` counts the living seats)
+EPOCH_FUNCTIONS = frozenset({"seat_distance"})
+
 EVENT_COMMON: dict[str, tuple[str, Getter, str]] = {
     "cancelled": ("bool", Field("cancelled"), "cancelled by a trigger"),
 }

@@ -69,6 +69,10 @@ class CardView:
             self.idle = not owners
         return owners
 
+    def filtering(self) -> bool:
+        """Whether any player has a filter skill now (whether or not it changes a card at this moment)."""
+        return self.game is not None and bool(self._filters())
+
     @property
     def active(self) -> bool:
         """Whether any card may be seen otherwise than printed right now."""

@@ -249,6 +249,9 @@ class Modifier:
     #: the parameter the condition requires to be its owner (``if: a == me and ...``: ``a``), read from
     #: the condition's text; another player's value there fails it, so it is not asked (None: always asked)
     owner: Optional[str] = None
+    #: the quantities its expressions ask, when they read nothing else that changes within a skill
+    #: epoch (:mod:`sgs_dsl.epochs`); None: they read the changing state (HP, a hand, a mark ...)
+    reads: Optional[frozenset[str]] = None
 
 
 @mypyc_attr(serializable=True)
@@ -371,6 +374,9 @@ class Quantity:
     params: tuple[str, ...]
     base: ExprFn
     minimum: Optional[int] = None
+    #: the quantities its base asks, when it reads nothing else that changes within a skill epoch
+    #: (:mod:`sgs_dsl.epochs`); None: it reads the changing state, and is remembered for one version
+    reads: Optional[frozenset[str]] = None
 
 
 @mypyc_attr(serializable=True)

@@ -82,8 +82,16 @@ class SkillSet:
 
     # ------------------------------------------------------------ caching
 
+    @property
+    def settled(self) -> bool:
+        """Whether the sets, once found, stand until they are next forgotten (and so the skill epoch
+        moves on): no skill's validity hangs on HP (:attr:`volatile`), and none is being found now."""
+        return not self.volatile and not self._busy
+
     def forget(self) -> None:
-        """Something that decides skills has changed (equipment, death, a gained skill ...)."""
+        """Something that decides skills has changed (equipment, death, a gained skill ...): the skill
+        epoch moves on (``Game.epoch``: what was remembered for the sets as they were is forgotten)."""
+        self.game.epoch += 1
         self._held.clear()
         self._skills.clear()
         self._triggers.clear()

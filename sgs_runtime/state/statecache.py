@@ -1,4 +1,4 @@
-"""Answers that only change with the state, remembered for one state version.
+"""Answers that only change with the state, remembered for one state version (or one skill epoch).
 
 The game's *state version* (``Game.version``) moves on with every change that a
 question about the state could notice: every log record (a card moved, HP changed,
@@ -14,6 +14,11 @@ check), so an ``id`` cannot be reused while its entry lives. With
 ``Game.check_caches`` (``SGS_CHECK_CACHES=1`` or ``sgs simulate --check``) every
 remembered answer is computed again and compared, which proves the versioning right
 over whole games.
+
+Some answers change with even less: a distance or an attack range changes only with the
+players' skill sets, whose every change (equipment, a death, a skill gained or lost) moves the
+*skill epoch* on (``Game.epoch``); those are remembered for the epoch, in a cache of their own,
+and checked the same way (``epoch=True``; quantities.py says which answers are of that kind).
 
 >>> cache = StateCache()
 >>> cache.get(0, ("distance", 1, 2)) is None
@@ -38,16 +43,19 @@ if TYPE_CHECKING:  # pragma: no cover
 class StateCache:
     """One state version's remembered answers, keyed by the question."""
 
-    __slots__ = ("version", "entries")
+    __slots__ = ("version", "entries", "kinds")
 
     def __init__(self) -> None:
         self.version = -1
         self.entries: dict[tuple[Any, ...], tuple[Any, Sequence[Any]]] = {}
+        #: a word about a whole kind of question, by name, for the same version (quantities.epoch_stable)
+        self.kinds: dict[str, bool] = {}
 
     def at(self, version: int) -> dict[tuple[Any, ...], tuple[Any, Sequence[Any]]]:
         """The entries made at ``version`` (everything older is dropped when the version moved on)."""
         if self.version != version:
             self.entries.clear()
+            self.kinds.clear()
             self.version = version
         return self.entries
 
@@ -60,23 +68,31 @@ class StateCache:
         self.at(version)[key] = (value, keep)
 
 
-def recall(g: "Game", key: tuple[Any, ...]) -> Optional[tuple[Any, Sequence[Any]]]:
+def recall(g: "Game", key: tuple[Any, ...], epoch: bool = False) -> Optional[tuple[Any, Sequence[Any]]]:
     """The entry remembered under ``key`` at the present state version, or None (always None with
     ``g.check_caches``, so that the answer is computed again and :func:`remember` compares it).
+
+    ``epoch``: an answer that changes only with the players' skill sets, remembered for the present
+    skill epoch (``Game.epoch``) in ``g.epoch_cache`` instead (quantities.py says which are).
 
     The questions asked most (quantities, legal targets) ask it before they build the arguments of a
     computation; on a miss they compute, then :func:`remember` the answer."""
     if g.check_caches:
         return None
+    if epoch:
+        return g.epoch_cache.at(g.epoch).get(key)
     return g.state_cache.at(g.version).get(key)
 
 
-def remember(g: "Game", version: int, key: tuple[Any, ...], value: Any, keep: Sequence[Any]) -> None:
+def remember(g: "Game", version: int, key: tuple[Any, ...], value: Any, keep: Sequence[Any],
+             epoch: bool = False) -> None:
     """Keep ``value``, an answer computed at state ``version``, under ``key`` for that version.
 
     ``keep``: the objects ``key`` names by id (kept alive with the entry). An answer whose computing
     moved the version on is not kept (pure questions never do). With ``g.check_caches`` an answer
-    already kept under ``key`` must be the same as ``value``.
+    already kept under ``key`` must be the same as ``value`` (for an epoch's answer: one computed at
+    any version of the epoch, which proves that it changes only with the skill sets). ``epoch``: the
+    answer was computed at skill epoch ``version`` and is kept for it (:func:`recall`).
 
     >>> from types import SimpleNamespace
     >>> g = SimpleNamespace(version=0, check_caches=False, state_cache=StateCache())
@@ -87,9 +103,9 @@ def remember(g: "Game", version: int, key: tuple[Any, ...], value: Any, keep: Se
     >>> recall(g, ("twice", 2)) is None
     True
     """
-    if g.version != version:
+    if (g.epoch if epoch else g.version) != version:
         return
-    entries = g.state_cache.at(version)
+    entries = (g.epoch_cache if epoch else g.state_cache).at(version)
     if g.check_caches:
         hit = entries.get(key)
         if hit is not None:
