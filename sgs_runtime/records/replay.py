@@ -53,6 +53,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def encode(answer: Any) -> Any:
     """An answer in JSON form: cards by id, players by seat."""
+    if answer is None or isinstance(answer, (bool, int, str)):  # (most answers: end the phase, decline, yes, an index)
+        return answer
     if isinstance(answer, Card):
         return answer.id
     if isinstance(answer, Player):
