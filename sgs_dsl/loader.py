@@ -283,6 +283,23 @@ def _text(raw: Any) -> D.Text:
     return D.Text("", "")
 
 
+def _fixed(base: Any, minimum: Optional[int]) -> Optional[int | bool]:
+    """A quantity's value while no modifier is in force, when its base is a plain number or truth value
+    (clamped to its minimum as a computed one is); None when the base must be worked out.
+
+    >>> from sgs_dsl import ast as T
+    >>> _fixed(T.Num((1, 1), 1), None), _fixed(T.Num((1, 1), 0), 1), _fixed(T.Const((1, 1), False), None)
+    (1, 1, False)
+    >>> _fixed(T.Const((1, 1), None), None) is None, _fixed(T.Name((1, 1), "p"), None) is None
+    (True, True)
+    """
+    if isinstance(base, A.Const) and isinstance(base.value, bool):
+        return base.value
+    if isinstance(base, A.Num) and isinstance(base.value, int):
+        return base.value if minimum is None or base.value >= minimum else minimum
+    return None
+
+
 def _owner_param(cond: Any, params: Sequence[str]) -> Optional[str]:
     """The parameter of a quantity that a modifier's condition requires to be the modifier's owner: one
     side of an ``==`` with ``me`` among the parts the condition joins with ``and`` (``if: a == me and b != me``:
@@ -862,7 +879,7 @@ class Loader:
         if base is not None:
             tree = self.parse(doc, path + ("base",), block=False)
             reads = E.epoch_reads(tree, self.env.quantities.keys(), self.env.slots)
-            target[name] = D.Quantity(name, params, base, raw.get("min"), reads)
+            target[name] = D.Quantity(name, params, base, raw.get("min"), reads, _fixed(tree, raw.get("min")))
             calls = {n.func.id for n in P.walk(tree) if isinstance(n, A.Call) and isinstance(n.func, A.Name)
                      and n.func.id in self.env.quantities} if tree is not None else set()
             self._quantity_calls.setdefault(name, []).append((doc, path, calls))

@@ -115,6 +115,19 @@ def test_a_distance_is_remembered_for_the_skill_epoch_and_the_hand_limit_for_one
     assert g.epoch_cache.get(g.epoch, ("distance", id(a), id(b))) is None
 
 
+def test_a_plain_base_is_given_as_it_is_until_a_modifier_of_it_is_in_force() -> None:
+    g = started(4)  # (a deal with no 咆哮 or Crossbow in play)
+    a = g.players[0]
+    assert RULES.quantities["slash_uses"].fixed == 1 and RULES.quantities["slash_unbounded"].fixed is False
+    assert RULES.quantities["distance"].fixed is None  # its base is worked out
+    assert g.skillset.modifiers("slash_uses") == []
+    assert quantity(g, "slash_uses", [a]) == 1
+    assert not any(k[0] == "slash_uses" for k in (*g.state_cache.entries, *g.epoch_cache.entries))  # nothing kept
+    g.skillset.gain(a, "paoxiao", None)  # 咆哮: slash_uses + inf for its owner
+    assert quantity(g, "slash_uses", [a]) > 100
+    assert quantity(g, "slash_uses", [g.players[1]]) == 1  # the modifier is its owner's only
+
+
 def test_a_death_without_a_bump_is_caught_by_the_check_of_the_epoch() -> None:
     g = started()
     g.check_caches = True

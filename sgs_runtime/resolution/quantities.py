@@ -29,10 +29,17 @@ INF = 10**6
 def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
     """The value of the quantity ``name`` for ``args``, remembered while the state does not change.
 
-    The cache holds for one state version (:meth:`Game.touch`; every log record moves it on
-    too). Its entries keep their arguments, so an argument's ``id`` is not reused while its
-    entry lives. With ``g.check_caches`` every remembered value is computed again and compared.
+    A quantity whose base is a plain value (:attr:`Quantity.fixed`) is that value while no modifier
+    of it is in force, and is not remembered. The cache holds for one state version
+    (:meth:`Game.touch`; every log record moves it on too). Its entries keep their arguments, so
+    an argument's ``id`` is not reused while its entry lives. With ``g.check_caches`` every remembered value is computed again and compared.
     """
+    q = g.rules.quantities.get(name)
+    if q is None:
+        raise GameError(f"the rules '{g.rules.id}' do not declare the quantity '{name}'")
+    fixed = q.fixed
+    if fixed is not None and not g.skillset.modifiers(name):
+        return fixed  # a plain base, nothing modifying it: nothing to work out or remember
     n = len(args)
     if n == 1:
         key: tuple[Any, ...] = (name, id(args[0]))
@@ -40,9 +47,6 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
         key = (name, id(args[0]), id(args[1]))
     else:
         key = (name, *map(id, args))
-    q = g.rules.quantities.get(name)
-    if q is None:
-        raise GameError(f"the rules '{g.rules.id}' do not declare the quantity '{name}'")
     epoch = q.reads is not None and epoch_stable(g, q)
     hit = recall(g, key, epoch)
     if hit is not None:

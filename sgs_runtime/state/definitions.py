@@ -13,7 +13,7 @@ Nothing here knows a card, hero or skill by name.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Generator, Optional, Union
 
 from sgs_runtime.native import mypyc_attr
 
@@ -377,6 +377,9 @@ class Quantity:
     #: the quantities its base asks, when it reads nothing else that changes within a skill epoch
     #: (:mod:`sgs_dsl.epochs`); None: it reads the changing state, and is remembered for one version
     reads: Optional[frozenset[str]] = None
+    #: the value, clamped to ``minimum``, while no modifier is in force, for a base that is a plain
+    #: number or truth value (``base: 1``, ``base: false``); None: the base is worked out when asked
+    fixed: Optional[Union[int, bool]] = None
 
 
 @mypyc_attr(serializable=True)
