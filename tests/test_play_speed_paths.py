@@ -60,3 +60,47 @@ def test_has_targets_agrees_with_the_full_listing_at_every_play_decision(content
                 checked += 1
         req = g.answer(ask_agent(g, bots[req.player.seat], req))
     assert checked > 0
+
+
+class _BothWays(HeuristicAgent):
+    """A heuristic bot that plays each play decision both ways, scoring every option and scoring by bounds,
+    and checks they agree (the same action, the same chance drawn)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.compared = 0
+        self.options = 0
+        self.scored = 0
+
+    def play(self, req: PlayRequest) -> Any:
+        state = self.rng.getstate()
+        every = self.play_scoring_all(req)
+        after = self.rng.getstate()
+        self.rng.setstate(state)
+        got = super().play(req)
+        assert self.rng.getstate() == after
+        assert (got is None) == (every is None)
+        assert got is None or every is None or got.key() == every.key()
+        self.compared += 1
+        self.options += len(req.options)
+        return got
+
+    def evaluate(self, req: PlayRequest, opt: Any) -> Any:
+        self.scored += 1
+        return super().evaluate(req, opt)
+
+
+@pytest.mark.parametrize(("rules", "players", "seed"), [("identity", 5, 2), ("identity", 8, 9),
+                                                         ("identity_all", 8, 4), ("maneuvering", 5, 6)])
+def test_scoring_by_bounds_plays_what_scoring_every_option_plays(content: Any, rules: str, players: int,
+                                                                 seed: int) -> None:
+    """:meth:`HeuristicAgent.play` leaves out options whose bound cannot beat the best found: it plays
+    what scoring every option plays, and draws the same chance (a gamble's score draws it)."""
+    g = Game(content, content.ruleset(rules), players=players, seed=seed, keep_log=False)
+    bots = [_BothWays(seed * 31 + i) for i in range(players)]
+    g.play(bots)
+    compared = sum(b.compared for b in bots)
+    options = sum(b.options for b in bots)
+    assert compared > 20
+    # every option is scored once the long way; the bounds leave some out
+    assert sum(b.scored for b in bots) < 2 * options

@@ -53,6 +53,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
 
 NO_HINTS = AiHints()
+#: target modes that fix their own targets (the score of such a card is _fixed_score's)
+_FIXED_MODES = ("self", "all", "others", "none")
+_UNBOUNDED = float("inf")
 
 #: How much a player of one side wants to harm a player of each side (the lord himself apart).
 #: The lord's side holds its fire unless it is all but sure not to hit a friend; rebels less so.
@@ -259,7 +262,37 @@ class HeuristicAgent(Agent):
     def play(self, req: PlayRequest) -> Optional[PlayAction]:
         """The legal action of the highest score above 0 (the first listed of equal scores), or None.
 
-        Every option is scored; only the best are checked, best first, until one is legal."""
+        The options are scored in the order of their bounds (:meth:`bound`, highest first): once the
+        best legal action found scores at least what every option left could (and is listed first
+        among equals), the rest are never scored, and their targets never listed. The answer is the
+        one scoring every option gives (:meth:`play_scoring_all`)."""
+        options = req.options
+        bounds = [(-self.bound(req, opt), i) for i, opt in enumerate(options)]
+        bounds.sort()
+        best: Optional[PlayAction] = None
+        best_score = 0.0
+        best_at = -1
+        for neg, i in bounds:
+            if -neg <= 0.0:
+                break  # (only a score above 0 is played)
+            if best is not None and (-neg < best_score or (-neg == best_score and i > best_at)):
+                break  # no option left can do better
+            got = self.evaluate(req, options[i])
+            if got is None:
+                continue
+            score, action = got
+            if score <= 0.0 or (best is not None and (score < best_score or (score == best_score and i > best_at))):
+                continue
+            try:
+                req.check(action)
+            except IllegalDecision:
+                continue
+            best, best_score, best_at = action, score, i
+        return best
+
+    def play_scoring_all(self, req: PlayRequest) -> Optional[PlayAction]:
+        """:meth:`play` as it reads: every option scored, the best checked first until one is legal (the
+        reference :meth:`play` is tested against)."""
         scored: list[tuple[float, PlayAction]] = []
         for opt in req.options:
             got = self.evaluate(req, opt)
@@ -273,6 +306,62 @@ class HeuristicAgent(Agent):
                 continue
             return action
         return None
+
+    def bound(self, req: PlayRequest, opt: PlayOption) -> float:
+        """A score :meth:`evaluate` cannot exceed for ``opt``, found without listing its targets; infinite
+        for an option that is scored all the same (a skill's: its cards decide; a gamble's, which draws
+        chance). Where the bound is a sum of hostilities it is added up as the score would be, or given
+        a margin where the order of the additions may differ."""
+        if opt.recast:
+            return 0.5
+        card = opt.card
+        if card is None or opt.skill is not None:
+            return _UNBOUNDED
+        assert self.me is not None and self.view is not None
+        kind = card.kind
+        hints = kind.ai
+        intent = hints.intent
+        if intent == "gamble":
+            return _UNBOUNDED
+        base = hints.priority + 1.0
+        if intent == "equip" or kind.equip is not None:
+            return base + 4
+        spec = kind.use.targets if kind.use is not None else None
+        mode = spec.mode if spec is not None else "none"
+        me = self.me
+        if spec is None or mode in _FIXED_MODES:  # the score of _fixed_score
+            if intent == "gain":
+                return base + 3
+            if mode == "self":
+                return base + 2 if intent == "help" else base + 1
+            if mode in ("others", "all"):
+                others = [p for p in self.view.alive() if mode == "all" or p is not me]
+                if intent == "harm":  # (the positive part of each term, in the score's order: no lower)
+                    return base + sum(max(0.0, self.hostility(p)) for p in others if p is not me)
+                if intent == "help":
+                    return base + sum(max(0.0, -self.hostility(p) * (1 if p.wounded else 0)) for p in others)
+                return base
+            return 0.0  # (no target and no gain: never scored)
+        # chosen targets: at most ``hi`` of the players (the request's own bounds, target_bounds)
+        lo = spec.min
+        hi = lo
+        if spec.max is not None:
+            hi = max(lo, int(spec.max(self.view.frame({"me": me, "card": card}))))
+        pool = self.view.players if spec.dead else self.view.alive()
+        got = base
+        if hi > 0 and pool:
+            if hints.targets == "friend":
+                got = base + float(min(hi, len(pool)))  # (1.0 a target)
+            else:
+                gains = [max(0.0, self.hostility(p)) for p in pool]
+                if hi == 1:
+                    got = base + max(gains)  # (one target: the very addition of the score)
+                else:
+                    gains.sort(reverse=True)
+                    got = base + sum(gains[:hi]) + 1e-9  # (the targets' order may round otherwise)
+        if intent == "gain":  # (no target after all: _fixed_score's gain)
+            got = max(got, base + 3)
+        return got
 
     def _kind_of(self, opt: PlayOption) -> tuple[Optional[CardKind], AiHints]:
         assert self.view is not None
