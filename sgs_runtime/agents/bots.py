@@ -262,33 +262,38 @@ class HeuristicAgent(Agent):
     def play(self, req: PlayRequest) -> Optional[PlayAction]:
         """The legal action of the highest score above 0 (the first listed of equal scores), or None.
 
-        The options are scored in the order of their bounds (:meth:`bound`, highest first): once the
-        best legal action found scores at least what every option left could (and is listed first
-        among equals), the rest are never scored, and their targets never listed. The answer is the
-        one scoring every option gives (:meth:`play_scoring_all`)."""
+        The options are scored in the order of their bounds (:meth:`bound`, highest first). The best
+        action scored is checked once it beats the bound of every option left (and is listed first
+        among equals), so the options left are never scored and their targets never listed. The
+        actions are checked in the order scoring every option checks them, and the answer is the
+        same (:meth:`play_scoring_all`)."""
         options = req.options
-        bounds = [(-self.bound(req, opt), i) for i, opt in enumerate(options)]
-        bounds.sort()
-        best: Optional[PlayAction] = None
-        best_score = 0.0
-        best_at = -1
-        for neg, i in bounds:
-            if -neg <= 0.0:
-                break  # (only a score above 0 is played)
-            if best is not None and (-neg < best_score or (-neg == best_score and i > best_at)):
-                break  # no option left can do better
+        order = sorted([(-self.bound(req, opt), i) for i, opt in enumerate(options)])
+        found: list[tuple[float, int, PlayAction]] = []  # scored above 0, not checked yet: (-score, index, action)
+        for neg, i in order:
+            while found:
+                top = min(found)
+                if not (top[0] < neg or (top[0] == neg and top[1] < i)):
+                    break  # this option may still do better
+                found.remove(top)  # it beats every option left: the best, if it is legal
+                try:
+                    req.check(top[2])
+                except IllegalDecision:
+                    continue
+                return top[2]
+            if neg >= 0.0:
+                break  # (the options left cannot score above 0)
             got = self.evaluate(req, options[i])
-            if got is None:
-                continue
-            score, action = got
-            if score <= 0.0 or (best is not None and (score < best_score or (score == best_score and i > best_at))):
-                continue
+            if got is not None and got[0] > 0.0:
+                found.append((-got[0], i, got[1]))
+        found.sort()
+        for _neg, _i, action in found:
             try:
                 req.check(action)
             except IllegalDecision:
                 continue
-            best, best_score, best_at = action, score, i
-        return best
+            return action
+        return None
 
     def play_scoring_all(self, req: PlayRequest) -> Optional[PlayAction]:
         """:meth:`play` as it reads: every option scored, the best checked first until one is legal (the
