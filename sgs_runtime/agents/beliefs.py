@@ -329,8 +329,12 @@ class Belief:
         if table.fits:
             evidence = self.evidence
             weights = [[math.exp(evidence.get(s, 0.0) * a) for a in table.align] for s in unknown]
+            k = len(roles)
             for s, got in zip(unknown, marginals(weights, left)):
-                probs[s] = dict(zip(roles, got))
+                dist: dict[str, float] = {}
+                for j in range(k):  # (a plain loop: dict(zip(...)) is a generic call in the compiled build)
+                    dist[roles[j]] = got[j]
+                probs[s] = dist
         else:  # known roles that do not fit the table (a set-up game): the counts of what is left, evenly
             total = sum(left) or 1
             for s in unknown:
