@@ -276,41 +276,34 @@ class HeuristicAgent(Agent):
                 if not (top[0] < neg or (top[0] == neg and top[1] < i)):
                     break  # this option may still do better
                 found.remove(top)  # it beats every option left: the best, if it is legal
-                try:
-                    req.check(top[2])
-                except IllegalDecision:
-                    continue
-                return top[2]
+                if self._legal(req, top[2]):
+                    return top[2]
             if neg >= 0.0:
                 break  # (the options left cannot score above 0)
             got = self.evaluate(req, options[i])
             if got is not None and got[0] > 0.0:
                 found.append((-got[0], i, got[1]))
         found.sort()
-        for _neg, _i, action in found:
-            try:
-                req.check(action)
-            except IllegalDecision:
-                continue
-            return action
-        return None
+        return next((action for _neg, _i, action in found if self._legal(req, action)), None)
 
     def play_scoring_all(self, req: PlayRequest) -> Optional[PlayAction]:
-        """:meth:`play` as it reads: every option scored, the best checked first until one is legal (the
-        reference :meth:`play` is tested against)."""
+        """What :meth:`play` answers, the long way (the reference it is tested against): every option
+        scored, then the best checked first until one is legal."""
         scored: list[tuple[float, PlayAction]] = []
         for opt in req.options:
             got = self.evaluate(req, opt)
             if got is not None and got[0] > 0:
                 scored.append(got)
         scored.sort(key=lambda s: -s[0])  # (a stable sort: equal scores stay in the listed order)
-        for _score, action in scored:
-            try:
-                req.check(action)
-            except IllegalDecision:
-                continue
-            return action
-        return None
+        return next((action for _score, action in scored if self._legal(req, action)), None)
+
+    @staticmethod
+    def _legal(req: PlayRequest, action: PlayAction) -> bool:
+        try:
+            req.check(action)
+        except IllegalDecision:
+            return False
+        return True
 
     def bound(self, req: PlayRequest, opt: PlayOption) -> float:
         """A score :meth:`evaluate` cannot exceed for ``opt``, found without listing its targets; infinite
