@@ -85,13 +85,18 @@ def secondary_candidates(g: "Game", user: Player, card: AnyCard, spec: TargetSpe
 
 
 def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None,
-               enough: Optional[int] = None) -> list[Player]:
+               enough: Optional[int] = None, user_last: bool = False) -> list[Player]:
     """The legal targets of ``card`` for ``user``, in seat order from the user.
 
-    With ``enough``, the listing stops once that many are found (an existence check)."""
+    With ``enough``, the listing stops once that many are found (an existence check). With
+    ``user_last`` the user is looked at after the others (an existence check: most cards that
+    choose their targets cannot choose their user, so the others find a witness sooner)."""
     spec = spec or target_spec(card)
     out = []
-    for p in (g.seats_from(user) if spec.dead else g.alive_from(user)):
+    pool = g.seats_from(user) if spec.dead else g.alive_from(user)
+    if user_last and pool and pool[0] is user:
+        pool = pool[1:] + pool[:1]
+    for p in pool:
         if not eligible(g, user, p, card, spec):
             continue
         if spec.then and not all(secondary_candidates(g, user, card, spec, p, i, enough=1)
@@ -145,7 +150,7 @@ def has_targets(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpe
     if pool is not None:
         return any(eligible(g, user, p, card, spec) for p in pool)
     need = max(spec.min, 1)  # (the least number of targets: the most, a quantity, is not needed here)
-    return len(candidates(g, user, card, spec, enough=need)) >= need
+    return len(candidates(g, user, card, spec, enough=need, user_last=True)) >= need
 
 
 def check_targets(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, targets: Sequence[Player],
@@ -517,7 +522,7 @@ def active_available(g: "Game", player: Player, skill: Skill) -> bool:
     if tspec is not None and tspec.mode == "choose":
         lo, _hi = active_bounds(g, player, skill)
         need = max(lo, 1)
-        if len(active_candidates(g, player, skill, enough=need)) < need:
+        if len(active_candidates(g, player, skill, enough=need, user_last=True)) < need:
             return False
     return True
 
@@ -542,15 +547,20 @@ def active_targets(g: "Game", skill: Skill) -> tuple[Optional[TargetSpec], Optio
     return None, None
 
 
-def active_candidates(g: "Game", player: Player, skill: Skill, enough: Optional[int] = None) -> list[Player]:
+def active_candidates(g: "Game", player: Player, skill: Skill, enough: Optional[int] = None,
+                      user_last: bool = False) -> list[Player]:
     """Whom the active part of ``skill`` may target, in seat order from ``player``.
 
-    With ``enough``, the listing stops once that many are found (an existence check)."""
+    With ``enough``, the listing stops once that many are found (an existence check); with
+    ``user_last``, ``player`` is looked at after the others (as :func:`candidates`)."""
     tspec, card = active_targets(g, skill)
     if tspec is None or tspec.mode != "choose":
         return []
     out = []
-    for p in (g.seats_from(player) if tspec.dead else g.alive_from(player)):
+    pool = g.seats_from(player) if tspec.dead else g.alive_from(player)
+    if user_last and pool and pool[0] is player:
+        pool = pool[1:] + pool[:1]
+    for p in pool:
         frame = Frame(g, {"me": player, "target": p, "card": card})
         if tspec.filter is not None and not tspec.filter(frame):
             continue
