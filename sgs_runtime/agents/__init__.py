@@ -55,6 +55,15 @@ def pick_in_order(pool: Sequence[Card], want: int, lo: int, step: Any) -> Option
     return chosen if len(chosen) >= lo else None
 
 
+def legal(req: Request, answer: Any) -> bool:
+    """Whether ``req`` accepts ``answer`` (its check passes)."""
+    try:
+        req.check(answer)
+    except IllegalDecision:
+        return False
+    return True
+
+
 def valid_players(req: PlayersRequest) -> Optional[list[Player]]:
     """A choice of players the request accepts (its ``valid`` check included), or None."""
     from itertools import permutations
@@ -142,13 +151,8 @@ class RandomAgent(Agent):
         for _ in range(6):
             opt = choice(self.rng, req.options)
             action = self._build(req, opt)
-            if action is None:
-                continue
-            try:
-                req.check(action)
-            except IllegalDecision:
-                continue
-            return action
+            if action is not None and legal(req, action):
+                return action
         return None
 
     def _build(self, req: PlayRequest, opt: Any) -> Optional[PlayAction]:
@@ -193,11 +197,7 @@ class RandomAgent(Agent):
         if got is None:
             return None
         ans = Response(skill=opt.skill.id if opt.skill else None, cards=got, view_as=opt.view_as, as_card=opt.as_card)
-        try:
-            req.check(ans)
-        except IllegalDecision:
-            return None
-        return ans
+        return ans if legal(req, ans) else None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)

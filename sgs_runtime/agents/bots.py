@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from sgs_runtime.agents import Agent, pick_in_order, valid_players
+from sgs_runtime.agents import Agent, legal, pick_in_order, valid_players
 from sgs_runtime.agents.beliefs import Belief, role_table, side_of
 from sgs_runtime.agents.styles import NAMED, PLAIN, Style, Styles, place_of
 from sgs_runtime.errors import IllegalDecision
@@ -276,7 +276,7 @@ class HeuristicAgent(Agent):
                 if not (top[0] < neg or (top[0] == neg and top[1] < i)):
                     break  # this option may still do better
                 found.remove(top)  # it beats every option left: the best, if it is legal
-                if self._legal(req, top[2]):
+                if legal(req, top[2]):
                     return top[2]
             if neg >= 0.0:
                 break  # (the options left cannot score above 0)
@@ -284,7 +284,7 @@ class HeuristicAgent(Agent):
             if got is not None and got[0] > 0.0:
                 found.append((-got[0], i, got[1]))
         found.sort()
-        return next((action for _neg, _i, action in found if self._legal(req, action)), None)
+        return next((action for _neg, _i, action in found if legal(req, action)), None)
 
     def play_scoring_all(self, req: PlayRequest) -> Optional[PlayAction]:
         """What :meth:`play` answers, the long way (the reference it is tested against): every option
@@ -295,15 +295,7 @@ class HeuristicAgent(Agent):
             if got is not None and got[0] > 0:
                 scored.append(got)
         scored.sort(key=lambda s: -s[0])  # (a stable sort: equal scores stay in the listed order)
-        return next((action for _score, action in scored if self._legal(req, action)), None)
-
-    @staticmethod
-    def _legal(req: PlayRequest, action: PlayAction) -> bool:
-        try:
-            req.check(action)
-        except IllegalDecision:
-            return False
-        return True
+        return next((action for _score, action in scored if legal(req, action)), None)
 
     def bound(self, req: PlayRequest, opt: PlayOption) -> float:
         """A score :meth:`evaluate` cannot exceed for ``opt``, found without listing its targets; infinite
@@ -591,11 +583,8 @@ class HeuristicAgent(Agent):
                                    want=lo)
             if cards is not None:
                 ans = Response(skill=opt.skill.id if opt.skill else None, cards=cards, view_as=opt.view_as, as_card=opt.as_card)
-                try:
-                    req.check(ans)
+                if legal(req, ans):
                     return ans
-                except IllegalDecision:
-                    continue
         return None
 
     def confirm(self, req: ConfirmRequest) -> bool:

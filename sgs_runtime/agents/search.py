@@ -42,7 +42,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from sgs_runtime.agents import Agent
+from sgs_runtime.agents import Agent, legal
 from sgs_runtime.agents.bots import HeuristicAgent
 from sgs_runtime.agents.styles import NAMED, Styles, style
 from sgs_runtime.errors import IllegalDecision, UsageError
@@ -138,7 +138,7 @@ class SearchAgent(Agent):
                 continue
             if got is None:
                 continue
-            if _legal(req, got[1]):
+            if legal(req, got[1]):
                 scored.append(got)
         scored.sort(key=lambda sa: -sa[0])
         out: list[Optional[PlayAction]] = [first]
@@ -174,7 +174,7 @@ class SearchAgent(Agent):
         for p in others[:1]:
             alt = PlayAction(card=action.card, skill=action.skill, cards=list(action.cards), targets=[p],
                              view_as=action.view_as, as_card=action.as_card)
-            if _legal(req, alt):
+            if legal(req, alt):
                 out.append(alt)
         return out
 
@@ -188,7 +188,7 @@ class SearchAgent(Agent):
         if first is not None:
             return [first, None]
         answer = self.base._answer(req)
-        return [None, answer] if answer is not None and _legal(req, answer) else [None]
+        return [None, answer] if answer is not None and legal(req, answer) else [None]
 
     # ------------------------------------------------------------------ search
 
@@ -343,14 +343,6 @@ def _clear_gain(diffs: list[float], margin: float, z: float) -> float:
     mean = _mean(diffs)
     se = _spread(diffs, mean) / math.sqrt(n) if n > 1 else 1.0
     return mean if mean > margin and mean > z * se else 0.0
-
-
-def _legal(req: Request, answer: Any) -> bool:
-    try:
-        req.check(answer)
-    except IllegalDecision:
-        return False
-    return True
 
 
 def _key(action: Any) -> Any:
