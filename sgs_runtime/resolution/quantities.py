@@ -32,7 +32,8 @@ def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
     A quantity whose base is a plain value (:attr:`Quantity.fixed`) is that value while no modifier
     of it is in force, and is not remembered. The cache holds for one state version
     (:meth:`Game.touch`; every log record moves it on too). Its entries keep their arguments, so
-    an argument's ``id`` is not reused while its entry lives. With ``g.check_caches`` every remembered value is computed again and compared.
+    an argument's ``id`` is not reused while its entry lives. With ``g.check_caches`` every
+    remembered value is computed again and compared.
     """
     q = g.rules.quantities.get(name)
     if q is None:

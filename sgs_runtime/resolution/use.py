@@ -84,6 +84,15 @@ def secondary_candidates(g: "Game", user: Player, card: AnyCard, spec: TargetSpe
     return out
 
 
+def _target_pool(g: "Game", user: Player, dead: bool, user_last: bool) -> list[Player]:
+    """Whom a target choice looks at, in seat order from ``user`` (the dead too with ``dead``); with
+    ``user_last``, the user after the others."""
+    pool = g.seats_from(user) if dead else g.alive_from(user)
+    if user_last and pool and pool[0] is user:
+        pool = pool[1:] + pool[:1]
+    return pool
+
+
 def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None,
                enough: Optional[int] = None, user_last: bool = False) -> list[Player]:
     """The legal targets of ``card`` for ``user``, in seat order from the user.
@@ -93,10 +102,7 @@ def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec
     choose their targets cannot choose their user, so the others find a witness sooner)."""
     spec = spec or target_spec(card)
     out = []
-    pool = g.seats_from(user) if spec.dead else g.alive_from(user)
-    if user_last and pool and pool[0] is user:
-        pool = pool[1:] + pool[:1]
-    for p in pool:
+    for p in _target_pool(g, user, spec.dead, user_last):
         if not eligible(g, user, p, card, spec):
             continue
         if spec.then and not all(secondary_candidates(g, user, card, spec, p, i, enough=1)
@@ -557,10 +563,7 @@ def active_candidates(g: "Game", player: Player, skill: Skill, enough: Optional[
     if tspec is None or tspec.mode != "choose":
         return []
     out = []
-    pool = g.seats_from(player) if tspec.dead else g.alive_from(player)
-    if user_last and pool and pool[0] is player:
-        pool = pool[1:] + pool[:1]
-    for p in pool:
+    for p in _target_pool(g, player, tspec.dead, user_last):
         frame = Frame(g, {"me": player, "target": p, "card": card})
         if tspec.filter is not None and not tspec.filter(frame):
             continue
