@@ -148,3 +148,34 @@ def test_no_quantity_is_remembered_for_an_epoch_while_a_filter_skill_is_in_force
 
     assert epoch_stable(g, q) == (not g.card_view.filtering())
     assert not epoch_stable(g, RULES.quantities["hand_limit"])
+
+
+# ------------------------------------------------------------ one player's equipment
+
+
+def _run(gen: object) -> None:
+    """Drive an engine generator that asks nobody anything (an equipment move with no trigger)."""
+    for req in gen:  # type: ignore[attr-defined]
+        raise AssertionError(f"asked {req!r}")
+
+
+def _free_horse(g: Game) -> object:
+    return next(c for c in g.cards if c.kind.equip is not None and c.kind.equip.slot == "defensive_horse"
+                and (c.zone is None or c.zone.name != "equip"))
+
+
+def test_an_equipment_move_finds_again_the_skills_of_its_player_only() -> None:
+    from sgs_runtime.resolution.moves import equip
+    from sgs_runtime.state.skillset import SkillSet
+
+    g = started()
+    if not g.skillset._separate:  # (a deal where some skill copies or grants: every set is found again)
+        pytest.skip("this deal holds a skill that reaches other players")
+    before = {p.seat: g.skillset.held(p) for p in g.players}
+    a = g.players[1]
+    _run(equip(g, a, _free_horse(g)))
+    for p in g.players:
+        fresh = [(h.skill.id, h.source) for h in SkillSet(g).held(p)]
+        assert [(h.skill.id, h.source) for h in g.skillset.held(p)] == fresh
+        assert (g.skillset.held(p) is before[p.seat]) == (p is not a)  # the others' sets were kept
+    assert "defensive_horse" in [s.id for s in g.skillset.of(a)]

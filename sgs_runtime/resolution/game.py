@@ -410,10 +410,12 @@ class Game:
         if self.skillset.volatile:
             self.bump()
 
-    def bump(self) -> None:
-        """Some player's skills may have changed (equipment, death, ignored armour): forget caches."""
+    def bump(self, seats: Optional[Sequence[int]] = None) -> None:
+        """Some player's skills may have changed (equipment, death, ignored armour): forget caches.
+
+        ``seats``: only these players' equipment changed (:meth:`SkillSet.forget`)."""
         self.version += 1
-        self.skillset.forget()  # (the skill epoch moves on)
+        self.skillset.forget(seats)  # (the skill epoch moves on)
         self.card_view.forget()
 
     # which skills a player has is the SkillSet's (skillset.py); these read it

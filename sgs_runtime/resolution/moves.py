@@ -68,7 +68,11 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
     if by is not None:
         _public_moves(g, cards, losses, to, by)
     if to.name == "equip" or any(zname == "equip" for _, zname in losses):
-        g.bump()
+        # only the players whose equipment changed have other skills now
+        changed = [seat for seat, zname in losses if zname == "equip"]
+        if to.name == "equip" and to.owner is not None and to.owner.seat not in changed:
+            changed.append(to.owner.seat)
+        g.bump(changed)
     if g.keep_log or g.log_sink is not None:
         seen = seen_by(g, cards[0]) if len(cards) == 1 else _common_seen(g, cards)
         g.emit("move", cards=[c.label() for c in cards], to=to.name, to_player=to.owner, reason=reason, by=by,

@@ -16,8 +16,10 @@ game, ``g.skillset``) builds it from, in this order:
 
 Triggers, the play phase, response windows, filters, prohibitions, quantities
 and the bots all ask this one place. The answer is remembered until something
-that may change it happens (:meth:`forget`, called by ``Game.bump``); a skill
-whose condition makes others invalid is looked at again at every step.
+that may change it happens (:meth:`forget`, called by ``Game.bump``; after an
+equipment move only its player's set is found again, while every player's set depends
+on that player alone); a skill whose condition makes others invalid is looked at again
+at every step.
 
 >>> from sgs_runtime.state.skillset import Held
 >>> Held.__slots__
@@ -26,7 +28,7 @@ whose condition makes others invalid is looked at again at every step.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.errors import GameError
 from sgs_runtime.state.frame import Frame
@@ -38,6 +40,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _NOBODY: frozenset[int] = frozenset()
 _NONE: list[Any] = []  # (shared, never changed)
+
+
+def _reaches_others(skill: "Skill") -> bool:
+    """Whether a skill makes some player's set depend on another player's (copies, grants) or on the
+    state (a validity condition): then every set is found again together."""
+    inv = skill.invalidates
+    return skill.copies is not None or bool(skill.grants) or (inv is not None and inv.condition is not None)
 
 #: where a skill comes from
 SOURCES = ("hero", "gained", "equipment", "copied", "granted", "rules")
@@ -73,6 +82,13 @@ class SkillSet:
         self._immune: Optional[list["Player"]] = None
         self._prohibitions: dict[tuple[int, str], list["Prohibition"]] = {}
         self._equipment: dict[int, frozenset[int]] = {}
+        #: seat -> the timing points where the player has a trigger, each with whether one of them is
+        #: for other players' events too (``who`` other than ``me``): what :meth:`_index` joins
+        self._timings: dict[int, dict[str, bool]] = {}
+        #: whether each player's set depends on that player alone (no copies, no grants, no validity
+        #: condition): then a change of one player's equipment rebuilds that player's set only
+        self._separate = False
+        self._partial = False  # some seats were forgotten alone (:meth:`forget` with ``seats``)
         self._step = -1  # the game step the answers hold for, when a condition decides validity
         self._busy = False
         self.timed = False  # some change lasts until a turn, phase or round ends (expire has work)
@@ -88,18 +104,36 @@ class SkillSet:
         moves on): no skill's validity hangs on HP (:attr:`volatile`), and none is being found now."""
         return not self.volatile and not self._busy
 
-    def forget(self) -> None:
+    def forget(self, seats: Optional[Sequence[int]] = None) -> None:
         """Something that decides skills has changed (equipment, death, a gained skill ...): the skill
-        epoch moves on (``Game.epoch``: what was remembered for the sets as they were is forgotten)."""
+        epoch moves on (``Game.epoch``: what was remembered for the sets as they were is forgotten).
+
+        ``seats``: only these players' own skills can have changed (their equipment). While every
+        player's set depends on that player alone, only theirs are found again; the look-ups that join
+        all players' sets (who waits where, the modifiers, the immune) are joined again."""
         self.game.epoch += 1
-        self._held.clear()
-        self._skills.clear()
-        self._triggers.clear()
+        if seats is not None and self._separate and self._held:
+            for seat in seats:
+                self._held.pop(seat, None)
+                self._skills.pop(seat, None)
+                self._triggers.pop(seat, None)
+                self._timings.pop(seat, None)
+                self._equipment.pop(seat, None)
+            if self._prohibitions:
+                self._prohibitions = {k: v for k, v in self._prohibitions.items() if k[0] not in seats}
+            self._partial = True
+        else:
+            self._held.clear()
+            self._skills.clear()
+            self._triggers.clear()
+            self._timings.clear()
+            self._prohibitions.clear()
+            self._equipment.clear()
+            self._partial = False
         self._owners.clear()
+        self._own_only.clear()
         self._modifiers.clear()
         self._immune = None
-        self._prohibitions.clear()
-        self._equipment.clear()
 
     def _fresh(self) -> None:
         if self.volatile and self._step != self.game.steps:
@@ -112,6 +146,8 @@ class SkillSet:
         """The player's skills now, with where each comes from."""
         self._fresh()
         got = self._held.get(player.seat)
+        if got is None and self._partial and not self._busy:
+            got = self._build_one(player)
         if got is None:
             if self._busy:  # a condition asked while the sets are being built: the player's own skills
                 return [Held(s, "hero") for s in self._own(player)]
@@ -192,23 +228,40 @@ class SkillSet:
                 out.append(sk)
         return out
 
+    def _equipped(self, p: "Player") -> list[Held]:
+        """Steps 1 and 2 for one player: their own skills, then their equipment's."""
+        g = self.game
+        gained = {sid for sid, _ in p.gained}
+        held = [Held(s, "gained" if s.id in gained and s not in p.skills else "hero") for s in self._own(p)]
+        if p.equip.cards:
+            ignored = g._ignored_slots(p)
+            for card in p.equip.cards:
+                eq = card.base.equip  # printed: equipment is what it is (no filter loop)
+                if eq is None or eq.slot in ignored:
+                    continue
+                for sid in eq.skills:
+                    sk = g.skill(sid)
+                    if sk is not None:
+                        held.append(Held(sk, "equipment"))
+        return held
+
+    def _build_one(self, player: "Player") -> Optional[list[Held]]:
+        """The set of a player forgotten alone (:meth:`forget` with ``seats``), while every set depends on
+        its player alone; None (everything forgotten) when this player's now reaches others."""
+        own = self._equipped(player)
+        if any(_reaches_others(h.skill) for h in own):
+            self.forget()  # (its copies, grants or validity condition need every player's sets)
+            return None
+        got = self._held[player.seat] = self._valid(player, own)
+        return got
+
     def _build(self) -> None:
         g = self.game
         own: dict[int, list[Held]] = {}
         for p in g.players:
-            gained = {sid for sid, _ in p.gained}
-            held = [Held(s, "gained" if s.id in gained and s not in p.skills else "hero") for s in self._own(p)]
-            if p.equip.cards:
-                ignored = g._ignored_slots(p)
-                for card in p.equip.cards:
-                    eq = card.base.equip  # printed: equipment is what it is (no filter loop)
-                    if eq is None or eq.slot in ignored:
-                        continue
-                    for sid in eq.skills:
-                        sk = g.skill(sid)
-                        if sk is not None:
-                            held.append(Held(sk, "equipment"))
-            own[p.seat] = held
+            own[p.seat] = self._equipped(p)
+        self._partial = False
+        self._separate = not any(_reaches_others(h.skill) for held in own.values() for h in held)
         # copies follow the copied player's own skills (never their copies: no loops)
         for p in g.players:
             for h in list(own[p.seat]):
@@ -227,6 +280,7 @@ class SkillSet:
                             have.add(sk.id)
         self.volatile = any(h.skill.invalidates is not None and h.skill.invalidates.condition is not None
                             for held in own.values() for h in held)
+        self._separate = self._separate and not self.volatile
         if self.volatile:
             self._step = g.steps
         for p in g.players:
@@ -248,9 +302,9 @@ class SkillSet:
         for p in g.players:
             held = own[p.seat]
             for sid, givers in granted.get(p.seat, {}).items():
-                sk = g.skill(sid)
-                if sk is not None and all(x.skill is not sk for x in held):
-                    held.append(Held(sk, "granted", tuple(givers), via.get(sid, "")))
+                gift = g.skill(sid)
+                if gift is not None and all(x.skill is not gift for x in held):
+                    held.append(Held(gift, "granted", tuple(givers), via.get(sid, "")))
             self._held[p.seat] = self._valid(p, held)
 
     def _valid(self, player: "Player", held: list[Held]) -> list[Held]:
@@ -311,11 +365,10 @@ class SkillSet:
         seats: dict[str, set[int]] = {}
         wide: dict[str, set[int]] = {}
         for p in self.game.players:
-            for skill in self.of(p):
-                for tr in skill.triggers:
-                    seats.setdefault(tr.timing, set()).add(p.seat)
-                    if tr.who != "me":
-                        wide.setdefault(tr.timing, set()).add(p.seat)
+            for timing, others in self._seat_timings(p).items():
+                seats.setdefault(timing, set()).add(p.seat)
+                if others:
+                    wide.setdefault(timing, set()).add(p.seat)
         owners = {t: frozenset(s) for t, s in seats.items()}
         own_only: dict[str, frozenset[int]] = {}
         for t, s in seats.items():
@@ -326,6 +379,18 @@ class SkillSet:
             self._owners = owners
             self._own_only = own_only
         return owners
+
+    def _seat_timings(self, p: "Player") -> dict[str, bool]:
+        """Where ``p`` has a trigger now, each point with whether one there is for others' events too."""
+        got = self._timings.get(p.seat)
+        if got is None:
+            got = {}
+            for skill in self.of(p):
+                for tr in skill.triggers:
+                    got[tr.timing] = got.get(tr.timing, False) or tr.who != "me"
+            if not self._busy:
+                self._timings[p.seat] = got
+        return got
 
     def modifiers(self, quantity: str) -> list[tuple["Player", "Modifier", bool]]:
         """Every living player's modifiers of a quantity, in seat order."""
