@@ -105,20 +105,24 @@ class Cache:
         self.writes = 0
 
     def _path(self, kind: str, k: str) -> Path:
+        return Path(self._file(kind, k))
+
+    def _file(self, kind: str, k: str) -> str:
+        """The file of an entry, as a text (a read makes no :class:`Path`)."""
         if not kind.isidentifier() or not k.isalnum():
             raise ValueError(f"a cache kind is a word and a key is hexadecimal, not {kind!r}, {k!r}")
-        return self.root / kind / f"{k}.pickle"
+        return os.path.join(os.fspath(self.root), kind, k + ".pickle")
 
     def get(self, kind: str, k: str) -> Optional[Any]:
         """The value stored under (kind, key), or None when there is none that can be trusted."""
-        value = self._read(self._path(kind, k))
+        value = self._read(self._file(kind, k))
         if value is None:
             self.misses += 1
         else:
             self.hits += 1
         return value
 
-    def _read(self, path: Path) -> Optional[Any]:
+    def _read(self, path: str | Path) -> Optional[Any]:
         try:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
         except OSError:
@@ -405,9 +409,7 @@ class CodeStore(MutableMapping[str, bytes]):
 
     @staticmethod
     def _key(k: str) -> str:
-        from importlib.util import MAGIC_NUMBER
-
-        return key(MAGIC_NUMBER, k)
+        return key(_magic(), k)
 
     def __getitem__(self, k: str) -> bytes:
         got = self.cache.get(CODE, self._key(k))
@@ -433,3 +435,11 @@ class CodeStore(MutableMapping[str, bytes]):
 
 #: the cache's kind for compiled snippets
 CODE = "code"
+
+
+@lru_cache(maxsize=None)
+def _magic() -> bytes:
+    """The interpreter's bytecode magic number (what a code object suits)."""
+    from importlib.util import MAGIC_NUMBER
+
+    return MAGIC_NUMBER

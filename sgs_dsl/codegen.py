@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import marshal
+import os
 import weakref
 from collections.abc import MutableMapping
 from dataclasses import dataclass
@@ -216,8 +217,8 @@ class Unit:
 
         Not its file: the same content in two places (a copy of a tree, a checkout beside another) shares
         its code, given the file's name when it is read back (:func:`_in_file`)."""
-        src, spans = self.source()
-        return hashlib.sha256("\0".join(("unit/2", src, repr(spans))).encode()).hexdigest()
+        src, spans = self.source()  # (spans in marshal's bytes: a tenth of what their repr costs)
+        return hashlib.sha256(b"unit/3\0" + src.encode() + b"\0" + marshal.dumps(spans)).hexdigest()
 
     def compile(self) -> CodeType:
         """The code object of the whole unit (from :data:`code_cache` when it has it)."""
@@ -304,10 +305,19 @@ code_cache: Optional[MutableMapping[str, bytes]] = None
 
 
 def _user_store() -> Optional[MutableMapping[str, bytes]]:
+    """The user's code cache (kept while the settings that find it stay the same)."""
     from .cache import CodeStore, default_cache
 
-    found = default_cache()
-    return CodeStore(found) if found is not None else None
+    settings = tuple(os.environ.get(k) for k in ("SGS_NO_CACHE", "SGS_CACHE_DIR", "XDG_CACHE_HOME", "HOME"))
+    kept = _STORE.get(settings)
+    if kept is None:
+        found = default_cache()
+        kept = _STORE[settings] = (CodeStore(found) if found is not None else None,)
+    return kept[0]
+
+
+#: the user's code cache by the settings that find it (:func:`_user_store`)
+_STORE: dict[tuple[Optional[str], ...], tuple[Optional[MutableMapping[str, bytes]]]] = {}
 
 #: compile a unit when its function is first called (most snippets of a content are never run in a process)
 LAZY = True
