@@ -140,36 +140,72 @@ def _states(counts: Sequence[int]) -> tuple[list[int], int, list[list[int]]]:
     return got
 
 
-def _sweep(weights: list[list[float]], order: Sequence[int], mult: list[int],
-           free: list[list[int]]) -> tuple[list[list[float]], list[list[int]]]:
-    """Ways the seats in ``order`` (taken in turn) use up part of the counts, after each seat: one
-    list per step, indexed by count vector (0.0 where there is no way), and the count vectors each
-    step reaches, in the order first reached (the sums are taken in that order)."""
-    size = len(free)
+#: one step of a sweep of :func:`marginals`: the terms it adds, in the order they are added, each as
+#: (count vector before, count vector after, the role the seat takes)
+_Step = list[tuple[int, int, int]]
+#: (counts, which weights are positive) -> the terms of the forward sweep, of the backward sweep, and
+#: of each seat's marginal (count vector before the seat, role, count vector of the seats after it)
+_PLANS: dict[tuple[tuple[int, ...], tuple[tuple[bool, ...], ...]],
+             tuple[list[_Step], list[_Step], list[_Step]]] = {}
+
+
+def _plan(counts: Sequence[int], positive: tuple[tuple[bool, ...], ...]) -> tuple[list[_Step], list[_Step],
+                                                                                list[_Step]]:
+    """Which terms :func:`marginals` adds, and in which order: they depend only on the counts and on
+    which weights are positive (a zero weight adds no term), so they are found once for all weights."""
+    key = (tuple(counts), positive)
+    got = _PLANS.get(key)
+    if got is not None:
+        return got
+    mult, full, free = _states(counts)
+    n = len(positive)
+
+    def sweep(order: Sequence[int]) -> tuple[list[_Step], list[list[int]]]:
+        # the count vectors each step reaches, in the order first reached (the sums are taken in that order)
+        reached = [0]
+        steps: list[_Step] = []
+        reach = [reached]
+        for i in order:
+            seen: set[int] = set()
+            nxt: list[int] = []
+            terms: _Step = []
+            for used in reached:
+                for r in free[used]:
+                    if positive[i][r]:
+                        to = used + mult[r]
+                        if to not in seen:
+                            seen.add(to)
+                            nxt.append(to)
+                        terms.append((used, to, r))
+            steps.append(terms)
+            reach.append(nxt)
+            reached = nxt
+        return steps, reach
+
+    forward, reached = sweep(range(n))
+    backward, _ = sweep(range(n - 1, -1, -1))
+    joins = [[(before, r, full - before - mult[r]) for before in reached[i] for r in free[before] if positive[i][r]]
+             for i in range(n)]
+    got = (forward, backward, joins)
+    if len(_PLANS) < 256:
+        _PLANS[key] = got
+    return got
+
+
+def _ways(rows: list[list[float]], order: Sequence[int], steps: list[_Step], size: int) -> list[list[float]]:
+    """Ways the seats in ``order`` (taken in turn) use up part of the counts, after each seat: one list per
+    step, indexed by count vector (0.0 where there is no way)."""
     cur = [0.0] * size
     cur[0] = 1.0
-    reached = [0]  # the count vectors of ``cur`` with a way, in the order they were first reached
     out = [cur]
-    steps = [reached]
-    for i in order:
-        w = weights[i]
+    for step, i in enumerate(order):
+        w = rows[i]
         nxt = [0.0] * size
-        seen = [False] * size
-        nxt_reached: list[int] = []
-        for used in reached:
-            z = cur[used]
-            for r in free[used]:
-                wr = w[r]
-                if wr > 0:
-                    key = used + mult[r]
-                    if not seen[key]:
-                        seen[key] = True
-                        nxt_reached.append(key)
-                    nxt[key] = nxt[key] + z * wr
+        for used, to, r in steps[step]:
+            nxt[to] = nxt[to] + cur[used] * w[r]
         out.append(nxt)
-        steps.append(nxt_reached)
-        cur, reached = nxt, nxt_reached
-    return out, steps
+        cur = nxt
+    return out
 
 
 def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list[list[float]]:
@@ -177,28 +213,29 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     seats) are dealt to the seats with probability proportional to the product of ``weights[i][r]``.
 
     A forward pass sums the ways the first seats use up part of the counts, a backward pass the
-    ways the last seats use up the rest; a seat's marginal joins the two around it."""
+    ways the last seats use up the rest; a seat's marginal joins the two around it. Which terms
+    these sums have is found once for the counts (:func:`_plan`).
+
+    >>> [[round(x, 3) for x in row] for row in marginals([[1.0, 1.0], [3.0, 1.0]], [1, 1])]
+    [[0.25, 0.75], [0.75, 0.25]]
+    """
     n, k = len(weights), len(counts)
     if n == 0:
         return []
     assert sum(counts) == n, "as many roles as seats"
-    mult, full, free = _states(counts)
     rows = [list(w) for w in weights]
-    forward, reached = _sweep(rows, range(n), mult, free)  # forward[i]: the first i seats
-    backward = _sweep(rows, range(n - 1, -1, -1), mult, free)[0][::-1]  # backward[i]: the seats from i on
+    forward_terms, backward_terms, joins = _plan(counts, tuple([tuple([x > 0 for x in w]) for w in rows]))
+    size = _states(counts)[1] + 1
+    forward = _ways(rows, range(n), forward_terms, size)  # forward[i]: the first i seats
+    backward = _ways(rows, range(n - 1, -1, -1), backward_terms, size)[::-1]  # backward[i]: the seats from i on
     out: list[list[float]] = []
     for i in range(n):
         row = [0.0] * k
         after = backward[i + 1]
         w = rows[i]
         before_ways = forward[i]
-        for before in reached[i]:
-            z = before_ways[before]
-            rest = full - before
-            for r in free[before]:
-                wr = w[r]
-                if wr > 0:
-                    row[r] += z * wr * after[rest - mult[r]]
+        for before, r, rest in joins[i]:
+            row[r] += before_ways[before] * w[r] * after[rest]
         s = sum(row)
         out.append([x / s if s > 0 else 0.0 for x in row])
     return out
