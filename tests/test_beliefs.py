@@ -119,6 +119,20 @@ def test_marginals_are_exact(deal: list[int], rng: Any) -> None:
         assert all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for x, y in zip(row, wrow))
 
 
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=6), st.randoms(use_true_random=False))
+@settings(max_examples=40, deadline=None)
+def test_marginals_are_exact_with_roles_ruled_out(deal: list[int], rng: Any) -> None:
+    # a zero weight (a role a seat cannot hold) adds no term: the plan of the sums differs (beliefs._plan)
+    counts = [deal.count(r) for r in range(4)]
+    weights = [[0.0 if r != d and rng.random() < 0.3 else math.exp(rng.uniform(-3, 3)) for r in range(4)]
+               for d in deal]  # (each seat keeps the role of the deal: some deal has weight)
+    got = marginals(weights, counts)
+    want = _brute(weights, counts)
+    for row, wrow, w in zip(got, want, weights):
+        assert all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for x, y in zip(row, wrow))
+        assert all(x == 0.0 for x, wr in zip(row, w) if wr == 0.0)
+
+
 @given(st.integers(0, 10_000), st.sampled_from([5, 8]), st.integers(20, 400))
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_beliefs_stay_normalised_and_fit_the_role_counts(content, seed: int, players: int,  # type: ignore[no-untyped-def]
