@@ -143,63 +143,65 @@ def _states(counts: Sequence[int]) -> tuple[list[int], int, list[list[int]]]:
 #: one step of a sweep of :func:`marginals`: the terms it adds, in the order they are added, each as
 #: (count vector before, count vector after, the role the seat takes)
 _Step = list[tuple[int, int, int]]
-#: (counts, which weights are positive) -> the terms of the forward sweep, of the backward sweep, and
-#: of each seat's marginal (count vector before the seat, role, count vector of the seats after it)
-_PLANS: dict[tuple[tuple[int, ...], tuple[tuple[bool, ...], ...]],
-             tuple[list[_Step], list[_Step], list[_Step]]] = {}
 
 
-def _plan(counts: Sequence[int], positive: tuple[tuple[bool, ...], ...]) -> tuple[list[_Step], list[_Step],
-                                                                                list[_Step]]:
+class _Plan:
     """Which terms :func:`marginals` adds, and in which order: they depend only on the counts and on
     which weights are positive (a zero weight adds no term), so they are found once for all weights."""
-    key = (tuple(counts), positive)
-    got = _PLANS.get(key)
-    if got is not None:
-        return got
-    mult, full, free = _states(counts)
-    n = len(positive)
 
-    def sweep(order: Sequence[int]) -> tuple[list[_Step], list[list[int]]]:
-        # the count vectors each step reaches, in the order first reached (the sums are taken in that order)
-        reached = [0]
-        steps: list[_Step] = []
-        reach = [reached]
-        for i in order:
-            seen: set[int] = set()
-            nxt: list[int] = []
-            terms: _Step = []
-            for used in reached:
-                for r in free[used]:
-                    if positive[i][r]:
-                        to = used + mult[r]
-                        if to not in seen:
-                            seen.add(to)
-                            nxt.append(to)
-                        terms.append((used, to, r))
-            steps.append(terms)
-            reach.append(nxt)
-            reached = nxt
-        return steps, reach
+    __slots__ = ("size", "forward", "backward", "joins", "seats")
 
-    forward, reached = sweep(range(n))
-    backward, _ = sweep(range(n - 1, -1, -1))
-    joins = [[(before, r, full - before - mult[r]) for before in reached[i] for r in free[before] if positive[i][r]]
-             for i in range(n)]
-    got = (forward, backward, joins)
-    if len(_PLANS) < 256:
-        _PLANS[key] = got
-    return got
+    def __init__(self, counts: Sequence[int], positive: Optional[tuple[tuple[bool, ...], ...]], n: int) -> None:
+        mult, full, free = _states(counts)
+
+        def takes(i: int, r: int) -> bool:
+            return positive is None or positive[i][r]
+
+        def sweep(order: Sequence[int]) -> tuple[list[_Step], list[list[int]]]:
+            # the count vectors each step reaches, in the order first reached (the sums are taken in that order)
+            reached = [0]
+            steps: list[_Step] = []
+            reach = [reached]
+            for i in order:
+                seen: set[int] = set()
+                nxt: list[int] = []
+                terms: _Step = []
+                for used in reached:
+                    for r in free[used]:
+                        if takes(i, r):
+                            to = used + mult[r]
+                            if to not in seen:
+                                seen.add(to)
+                                nxt.append(to)
+                            terms.append((used, to, r))
+                steps.append(terms)
+                reach.append(nxt)
+                reached = nxt
+            return steps, reach
+
+        self.size = full + 1
+        self.seats = list(range(n))
+        self.forward, reached = sweep(self.seats)
+        self.backward = sweep(self.seats[::-1])[0]
+        #: for each seat: (count vector before it, its role, count vector of the seats after it)
+        self.joins = [[(before, r, full - before - mult[r]) for before in reached[i] for r in free[before]
+                       if takes(i, r)] for i in range(n)]
 
 
-def _ways(rows: list[list[float]], order: Sequence[int], steps: list[_Step], size: int) -> list[list[float]]:
-    """Ways the seats in ``order`` (taken in turn) use up part of the counts, after each seat: one list per
-    step, indexed by count vector (0.0 where there is no way)."""
+#: (counts, which weights are positive: None when all are) -> the plan of :func:`marginals`
+_PLANS: dict[tuple[tuple[int, ...], Optional[tuple[tuple[bool, ...], ...]]], _Plan] = {}
+
+
+def _ways(rows: list[list[float]], seats: list[int], steps: list[_Step], size: int,
+          backward: bool) -> list[list[float]]:
+    """Ways the seats (taken in turn, from the last with ``backward``) use up part of the counts, after
+    each seat: one list per step, indexed by count vector (0.0 where there is no way)."""
     cur = [0.0] * size
     cur[0] = 1.0
     out = [cur]
-    for step, i in enumerate(order):
-        w = rows[i]
+    n = len(seats)
+    for step in range(n):
+        w = rows[n - 1 - step] if backward else rows[step]
         nxt = [0.0] * size
         for used, to, r in steps[step]:
             nxt[to] = nxt[to] + cur[used] * w[r]
@@ -214,7 +216,7 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
 
     A forward pass sums the ways the first seats use up part of the counts, a backward pass the
     ways the last seats use up the rest; a seat's marginal joins the two around it. Which terms
-    these sums have is found once for the counts (:func:`_plan`).
+    these sums have is found once for the counts (:class:`_Plan`).
 
     >>> [[round(x, 3) for x in row] for row in marginals([[1.0, 1.0], [3.0, 1.0]], [1, 1])]
     [[0.25, 0.75], [0.75, 0.25]]
@@ -223,21 +225,32 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     if n == 0:
         return []
     assert sum(counts) == n, "as many roles as seats"
-    rows = [list(w) for w in weights]
-    forward_terms, backward_terms, joins = _plan(counts, tuple([tuple([x > 0 for x in w]) for w in rows]))
-    size = _states(counts)[1] + 1
-    forward = _ways(rows, range(n), forward_terms, size)  # forward[i]: the first i seats
-    backward = _ways(rows, range(n - 1, -1, -1), backward_terms, size)[::-1]  # backward[i]: the seats from i on
+    rows: list[list[float]] = [list(w) for w in weights]
+    every = True
+    for w in rows:
+        for x in w:
+            if not x > 0.0:
+                every = False
+    positive = None if every else tuple([tuple([x > 0.0 for x in w]) for w in rows])
+    key = (tuple(counts), positive)
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _Plan(counts, positive, n)
+        if len(_PLANS) < 256:
+            _PLANS[key] = plan
+    size = plan.size
+    forward = _ways(rows, plan.seats, plan.forward, size, False)  # forward[i]: the first i seats
+    backward = _ways(rows, plan.seats, plan.backward, size, True)  # backward[n - i]: the seats from i on
     out: list[list[float]] = []
     for i in range(n):
         row = [0.0] * k
-        after = backward[i + 1]
+        after = backward[n - 1 - i]
         w = rows[i]
         before_ways = forward[i]
-        for before, r, rest in joins[i]:
-            row[r] += before_ways[before] * w[r] * after[rest]
-        s = sum(row)
-        out.append([x / s if s > 0 else 0.0 for x in row])
+        for before, r, rest in plan.joins[i]:
+            row[r] = row[r] + before_ways[before] * w[r] * after[rest]
+        s: float = sum(row)
+        out.append([x / s if s > 0.0 else 0.0 for x in row])
     return out
 
 
