@@ -60,13 +60,20 @@ def encode(answer: Any) -> Any:
     if isinstance(answer, Player):
         return answer.seat
     if isinstance(answer, PlayAction):
-        return {"card": encode(answer.card), "skill": answer.skill, "cards": encode(answer.cards),
-                "targets": encode(answer.targets), "secondary": encode(answer.secondary),
-                "view_as": answer.view_as, **({"recast": True} if answer.recast else {}),
-                **({"as": answer.as_card} if answer.as_card else {})}
+        out: dict[str, Any] = {"card": encode(answer.card), "skill": answer.skill, "cards": encode(answer.cards),
+                               "targets": encode(answer.targets), "secondary": encode(answer.secondary),
+                               "view_as": answer.view_as}
+        if answer.recast:
+            out["recast"] = True
+        if answer.as_card:
+            out["as"] = answer.as_card
+        return out
     if isinstance(answer, Response):
-        return {"card": encode(answer.card), "skill": answer.skill, "cards": encode(answer.cards),
-                "view_as": answer.view_as, **({"as": answer.as_card} if answer.as_card else {})}
+        out = {"card": encode(answer.card), "skill": answer.skill, "cards": encode(answer.cards),
+               "view_as": answer.view_as}
+        if answer.as_card:
+            out["as"] = answer.as_card
+        return out
     if isinstance(answer, (list, tuple)):
         return [encode(a) for a in answer]
     return answer

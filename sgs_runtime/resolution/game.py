@@ -457,11 +457,13 @@ class Game:
 
     def record(self, player: Player, card: Any, mode: str) -> None:
         """Remember a use or play of ``card`` this turn (克己 asks what was used)."""
-        self.history.append((player.seat, card.kind.id, self.phase if player is self.current else None, mode))
-        self.card_counts[card.kind.id] = self.card_counts.get(card.kind.id, 0) + 1
-        self.card_users.setdefault(card.kind.id, set()).add(player.seat)
-        for c in card.physical:
-            self.count_filters(c)
+        kind = card.kind.id
+        self.history.append((player.seat, kind, self.phase if player is self.current else None, mode))
+        self.card_counts[kind] = self.card_counts.get(kind, 0) + 1
+        self.card_users.setdefault(kind, set()).add(player.seat)
+        if self.card_view.active:
+            for c in card.physical:
+                self.count_filters(c)
 
     def count_filters(self, card: Card) -> None:
         """The filter skills that make ``card`` look otherwise than printed took effect: count them, for the
