@@ -224,7 +224,6 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     n, k = len(weights), len(counts)
     if n == 0:
         return []
-    assert sum(counts) == n, "as many roles as seats"
     rows: list[list[float]] = [list(w) for w in weights]
     every = True
     for w in rows:
@@ -235,9 +234,11 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     key = (tuple(counts), positive)
     plan = _PLANS.get(key)
     if plan is None:
+        assert sum(counts) == n, "as many roles as seats"
         plan = _Plan(counts, positive, n)
         if len(_PLANS) < 256:
             _PLANS[key] = plan
+    assert len(plan.seats) == n, "as many roles as seats"  # (a plan's seats are its counts' sum)
     size = plan.size
     forward = _ways(rows, plan.seats, plan.forward, size, False)  # forward[i]: the first i seats
     backward = _ways(rows, plan.seats, plan.backward, size, True)  # backward[n - i]: the seats from i on
@@ -249,7 +250,9 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
         before_ways = forward[i]
         for before, r, rest in plan.joins[i]:
             row[r] = row[r] + before_ways[before] * w[r] * after[rest]
-        s: float = sum(row)
+        s = 0.0  # (added up in the roles' order, as sum() of 3.11 does: the same bits, and no call of it)
+        for x in row:
+            s += x
         out.append([x / s if s > 0.0 else 0.0 for x in row])
     return out
 
