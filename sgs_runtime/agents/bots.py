@@ -141,7 +141,9 @@ class HeuristicAgent(Agent):
             wants = ROLE_HOSTILITY[role_side]
             sides = role_table(self.view.rules)
             probs = self.belief_of().of(self.view, p.seat)
-            got = sum(pr * wants[sides.side(r)] for r, pr in probs.items())
+            got = 0.0  # (sums here are plain loops, in the order sum() of 3.11 adds: the same bits, no generator)
+            for r, pr in probs.items():
+                got += pr * wants[sides.side(r)]
             return max(-3.0, min(3.0, got))
         # the traitor: keep the balance (help the stronger side's enemies), the lord last
         lean = self.side(p)
@@ -326,10 +328,16 @@ class HeuristicAgent(Agent):
                 return base + 2 if intent == "help" else base + 1
             if mode in ("others", "all"):
                 others = [p for p in self.view.alive() if mode == "all" or p is not me]
+                total = 0.0
                 if intent == "harm":  # (the positive part of each term, in the score's order: no lower)
-                    return base + sum(max(0.0, self.hostility(p)) for p in others if p is not me)
+                    for p in others:
+                        if p is not me:
+                            total += max(0.0, self.hostility(p))
+                    return base + total
                 if intent == "help":
-                    return base + sum(max(0.0, -self.hostility(p) * (1 if p.wounded else 0)) for p in others)
+                    for p in others:
+                        total += max(0.0, -self.hostility(p) * (1 if p.wounded else 0))
+                    return base + total
                 return base
             return 0.0  # (no target and no gain: never scored)
         # chosen targets: at most ``hi`` of the players (the request's own bounds, target_bounds)
@@ -397,7 +405,10 @@ class HeuristicAgent(Agent):
             if picked_targets is None:
                 return None
             targets = picked_targets
-            score = base + sum(max(0.0, self.hostility(t)) if hints.targets != "friend" else 1.0 for t in targets)
+            gained = 0.0
+            for t in targets:
+                gained += max(0.0, self.hostility(t)) if hints.targets != "friend" else 1.0
+            score = base + gained
             if opt.further and req.secondary_choices is not None and targets:
                 for t in targets:
                     extra = req.secondary_choices(opt, cards, t, 0)
@@ -430,10 +441,15 @@ class HeuristicAgent(Agent):
             if intent == "harm":
                 if any(self.friend(p) for p in others if p is not me):
                     return None  # a card that hits everyone spares no friend
-                total = sum(self.hostility(p) for p in others if p is not me)
+                total = 0.0
+                for p in others:
+                    if p is not me:
+                        total += self.hostility(p)
                 return base + total if total > 0.5 else None
             if intent == "help":
-                total = sum(-self.hostility(p) * (1 if p.wounded else 0) for p in others)
+                total = 0.0
+                for p in others:
+                    total += -self.hostility(p) * (1 if p.wounded else 0)
                 return base + total if total > 0.5 else None
             return base
         if opt.active:
