@@ -112,7 +112,10 @@ def _quantity(g: "Game", q: Quantity, args: Sequence[Any]) -> Any:
                         f"more than {MAX_QUANTITY_DEPTH} quantities deep")
     g.quantity_depth = depth + 1
     try:
-        params = dict(zip(q.params, args))
+        names = q.params
+        params: dict[str, Any] = {}
+        for i in range(min(len(names), len(args))):  # (as dict(zip(...)) pairs them, without its iterators)
+            params[names[i]] = args[i]
         mods = g.skillset.modifiers(name)
         if not mods:
             value = q.base(Frame(g, params))
