@@ -383,7 +383,9 @@ class Belief:
             evidence = self.evidence
             weights = [[math.exp(evidence.get(s, 0.0) * a) for a in table.align] for s in unknown]
             k = len(roles)
-            for s, got in zip(unknown, marginals(weights, left)):
+            found = marginals(weights, left)
+            for i in range(len(unknown)):  # (indexed: a zip is two iterators in the compiled build)
+                s, got = unknown[i], found[i]
                 dist: dict[str, float] = {}
                 for j in range(k):  # (a plain loop: dict(zip(...)) is a generic call in the compiled build)
                     dist[roles[j]] = got[j]
