@@ -217,8 +217,8 @@ class Unit:
 
         Not its file: the same content in two places (a copy of a tree, a checkout beside another) shares
         its code, given the file's name when it is read back (:func:`_in_file`)."""
-        src, spans = self.source()  # (spans in marshal's bytes: a tenth of what their repr costs)
-        return hashlib.sha256(b"unit/3\0" + src.encode() + b"\0" + marshal.dumps(spans)).hexdigest()
+        src, spans = self.source()  # (marshal's version 2 writes no back-references: equal spans, equal bytes)
+        return hashlib.sha256(b"unit/3\0" + src.encode() + b"\0" + marshal.dumps(spans, 2)).hexdigest()
 
     def compile(self) -> CodeType:
         """The code object of the whole unit (from :data:`code_cache` when it has it)."""

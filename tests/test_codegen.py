@@ -133,6 +133,17 @@ def test_every_snippet_of_the_content_compiles_and_a_cache_keeps_the_code() -> N
         codegen.code_cache = None
 
 
+def test_a_units_key_is_its_source_and_spans_however_they_share_objects() -> None:
+    # (a unit read back from the content cache holds equal spans that share no objects: the same key)
+    pos = (3, 7)
+    shared, fresh = codegen.Unit("a.yaml"), codegen.Unit("b.yaml")
+    shared._source = ("x = 1\n", [[(0, 5, pos), (4, 5, pos)]])
+    fresh._source = ("x = 1\n", [[(0, 5, (3, 7)), (4, 5, (3, 7))]])
+    assert shared.key() == fresh.key()
+    fresh._source = ("x = 1\n", [[(0, 5, (3, 8)), (4, 5, (3, 7))]])
+    assert shared.key() != fresh.key()
+
+
 def test_a_function_compiles_when_it_is_first_called() -> None:
     tree = parse_expression("1 + 2", Origin("cond.yaml", 1, 1))
     comp = Compiler(CONTENT.env, "cond.yaml")
