@@ -149,7 +149,7 @@ class _Plan:
     """Which terms :func:`marginals` adds, and in which order: they depend only on the counts and on
     which weights are positive (a zero weight adds no term), so they are found once for all weights."""
 
-    __slots__ = ("size", "forward", "backward", "joins", "seats")
+    __slots__ = ("size", "seats", "forward", "backward", "joins")
 
     def __init__(self, counts: Sequence[int], positive: Optional[tuple[tuple[bool, ...], ...]], n: int) -> None:
         mult, full, free = _states(counts)
@@ -180,9 +180,9 @@ class _Plan:
             return steps, reach
 
         self.size = full + 1
-        self.seats = list(range(n))
-        self.forward, reached = sweep(self.seats)
-        self.backward = sweep(self.seats[::-1])[0]
+        self.seats = n  # (how many: the counts' sum)
+        self.forward, reached = sweep(range(n))
+        self.backward = sweep(range(n - 1, -1, -1))[0]
         #: for each seat: (count vector before it, its role, count vector of the seats after it)
         self.joins = [[(before, r, full - before - mult[r]) for before in reached[i] for r in free[before]
                        if takes(i, r)] for i in range(n)]
@@ -192,14 +192,12 @@ class _Plan:
 _PLANS: dict[tuple[tuple[int, ...], Optional[tuple[tuple[bool, ...], ...]]], _Plan] = {}
 
 
-def _ways(rows: list[list[float]], seats: list[int], steps: list[_Step], size: int,
-          backward: bool) -> list[list[float]]:
-    """Ways the seats (taken in turn, from the last with ``backward``) use up part of the counts, after
+def _ways(rows: list[list[float]], n: int, steps: list[_Step], size: int, backward: bool) -> list[list[float]]:
+    """Ways the ``n`` seats (taken in turn, from the last with ``backward``) use up part of the counts, after
     each seat: one list per step, indexed by count vector (0.0 where there is no way)."""
     cur = [0.0] * size
     cur[0] = 1.0
     out = [cur]
-    n = len(seats)
     for step in range(n):
         w = rows[n - 1 - step] if backward else rows[step]
         nxt = [0.0] * size
@@ -238,10 +236,10 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
         plan = _Plan(counts, positive, n)
         if len(_PLANS) < 256:
             _PLANS[key] = plan
-    assert len(plan.seats) == n, "as many roles as seats"  # (a plan's seats are its counts' sum)
+    assert plan.seats == n, "as many roles as seats"  # (a plan's seats are its counts' sum)
     size = plan.size
-    forward = _ways(rows, plan.seats, plan.forward, size, False)  # forward[i]: the first i seats
-    backward = _ways(rows, plan.seats, plan.backward, size, True)  # backward[n - i]: the seats from i on
+    forward = _ways(rows, n, plan.forward, size, False)  # forward[i]: the first i seats
+    backward = _ways(rows, n, plan.backward, size, True)  # backward[n - i]: the seats from i on
     out: list[list[float]] = []
     for i in range(n):
         row = [0.0] * k

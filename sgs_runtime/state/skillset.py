@@ -48,6 +48,7 @@ def _reaches_others(skill: "Skill") -> bool:
     inv = skill.invalidates
     return skill.copies is not None or bool(skill.grants) or (inv is not None and inv.condition is not None)
 
+
 #: where a skill comes from
 SOURCES = ("hero", "gained", "equipment", "copied", "granted", "rules")
 
@@ -261,6 +262,7 @@ class SkillSet:
         for p in g.players:
             own[p.seat] = self._equipped(p)
         self._partial = False
+        # (a validity condition makes the sets volatile as well: _reaches_others counts it)
         self._separate = not any(_reaches_others(h.skill) for held in own.values() for h in held)
         # copies follow the copied player's own skills (never their copies: no loops)
         for p in g.players:
@@ -280,7 +282,6 @@ class SkillSet:
                             have.add(sk.id)
         self.volatile = any(h.skill.invalidates is not None and h.skill.invalidates.condition is not None
                             for held in own.values() for h in held)
-        self._separate = self._separate and not self.volatile
         if self.volatile:
             self._step = g.steps
         for p in g.players:
