@@ -30,7 +30,7 @@ probabilities over the seats add up to the number of those roles still hidden.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from sgs_runtime.native import mypyc_attr
 
@@ -144,12 +144,40 @@ def _states(counts: Sequence[int]) -> tuple[list[int], int, list[list[int]]]:
 #: (count vector before, count vector after, the role the seat takes)
 _Step = list[tuple[int, int, int]]
 
+#: the sums of one plan, as a Python function of the weights (:meth:`_Plan.source`)
+_Sums = Callable[[Sequence[Sequence[float]]], list[list[float]]]
+
 
 class _Plan:
     """Which terms :func:`marginals` adds, and in which order: they depend only on the counts and on
-    which weights are positive (a zero weight adds no term), so they are found once for all weights."""
+    which weights are positive (a zero weight adds no term), so they are found once for all weights,
+    and written out once as straight-line Python (:meth:`source`): every partial sum a local, no list
+    read or written per term.
 
-    __slots__ = ("size", "seats", "forward", "backward", "joins")
+    >>> print(_Plan([1, 1], None, 2).source(), end="")
+    def sums(W):
+        w0 = W[0]
+        w1 = W[1]
+        w0_0 = w0[0]
+        w0_1 = w0[1]
+        w1_0 = w1[0]
+        w1_1 = w1[1]
+        f1_1 = w0_0
+        f1_2 = w0_1
+        b1_1 = w1_0
+        b1_2 = w1_1
+        r0_0 = w0_0 * b1_2
+        r0_1 = w0_1 * b1_1
+        s = 0.0 + r0_0 + r0_1
+        o0 = [r0_0 / s, r0_1 / s] if s > 0.0 else [0.0, 0.0]
+        r1_1 = f1_1 * w1_1
+        r1_0 = f1_2 * w1_0
+        s = 0.0 + r1_0 + r1_1
+        o1 = [r1_0 / s, r1_1 / s] if s > 0.0 else [0.0, 0.0]
+        return [o0, o1]
+    """
+
+    __slots__ = ("size", "seats", "roles", "forward", "backward", "joins", "sums")
 
     def __init__(self, counts: Sequence[int], positive: Optional[tuple[tuple[bool, ...], ...]], n: int) -> None:
         mult, full, free = _states(counts)
@@ -181,78 +209,108 @@ class _Plan:
 
         self.size = full + 1
         self.seats = n  # (how many: the counts' sum)
+        self.roles = len(counts)
         self.forward, reached = sweep(range(n))
         self.backward = sweep(range(n - 1, -1, -1))[0]
         #: for each seat: (count vector before it, its role, count vector of the seats after it)
         self.joins = [[(before, r, full - before - mult[r]) for before in reached[i] for r in free[before]
                        if takes(i, r)] for i in range(n)]
+        namespace: dict[str, Any] = {}
+        exec(compile(self.source(), "<role marginals>", "exec"), namespace)
+        self.sums: _Sums = namespace["sums"]
+
+    def source(self) -> str:
+        """The plan's sums as the source of a function ``sums(W)`` of the weights: the forward ways
+        ``f{seat}_{count vector}``, the backward ways ``b{seat}_{count vector}``, each seat's row
+        ``r{seat}_{role}``; every term is added in the order of the plan, so the result is the loops'
+        bit for bit. Some steps of the loops are left out where they cannot change a value of finite
+        weights that are not negative: a sum's first term is assigned, not added to ``0.0``; a product
+        with the one way of no seat (``1.0``) is not taken; a join whose seats after have no way adds
+        nothing; a share of ``0.0`` is ``0.0``."""
+        n, k = self.seats, self.roles
+        lines = ["def sums(W):"]
+        used = {(i, r) for i in range(n) for _b, r, _a in self.joins[i]}
+        for step in range(n):
+            used |= {(step, r) for _b, _t, r in self.forward[step]}
+            used |= {(n - 1 - step, r) for _b, _t, r in self.backward[step]}
+        for i in range(n):
+            lines.append(f"    w{i} = W[{i}]")
+        lines += [f"    w{i}_{r} = w{i}[{r}]" for i, r in sorted(used)]
+
+        def ways(tag: str, steps: list[_Step], backward: bool) -> set[tuple[int, int]]:
+            # (the ways after the last seat are joined to nothing; 1.0 times a number is that number)
+            have = {(0, 0)}
+            for step in range(n - 1):
+                seat = n - 1 - step if backward else step
+                for before, to, r in steps[step]:
+                    term = f"w{seat}_{r}" if step == 0 else f"{tag}{step}_{before} * w{seat}_{r}"
+                    name = f"{tag}{step + 1}_{to}"
+                    if (step + 1, to) in have:
+                        lines.append(f"    {name} = {name} + {term}")
+                    else:
+                        have.add((step + 1, to))
+                        lines.append(f"    {name} = {term}")
+            return have
+
+        ways("f", self.forward, False)
+        after = ways("b", self.backward, True)
+        rows = []
+        for i in range(n):
+            started: set[int] = set()
+            for before, r, rest in self.joins[i]:
+                if (n - 1 - i, rest) not in after:
+                    continue  # (no way for the seats after: the loops add 0.0 here)
+                term = " * ".join(([f"f{i}_{before}"] if i else []) + [f"w{i}_{r}"]
+                                  + ([f"b{n - 1 - i}_{rest}"] if i < n - 1 else []))
+                if r in started:
+                    lines.append(f"    r{i}_{r} = r{i}_{r} + {term}")
+                else:
+                    started.add(r)
+                    lines.append(f"    r{i}_{r} = {term}")
+            row = [f"r{i}_{r}" if r in started else "0.0" for r in range(k)]
+            lines.append(f"    s = 0.0 + {' + '.join(row)}")  # (in the roles' order, as sum() of 3.11 adds)
+            shares = ", ".join("0.0" if x == "0.0" else f"{x} / s" for x in row)
+            lines.append(f"    o{i} = [{shares}] if s > 0.0 else {[0.0] * k!r}")
+            rows.append(f"o{i}")
+        lines.append(f"    return [{', '.join(rows)}]")
+        return "\n".join(lines) + "\n"
 
 
 #: (counts, which weights are positive: None when all are) -> the plan of :func:`marginals`
 _PLANS: dict[tuple[tuple[int, ...], Optional[tuple[tuple[bool, ...], ...]]], _Plan] = {}
 
 
-def _ways(rows: list[list[float]], n: int, steps: list[_Step], size: int, backward: bool) -> list[list[float]]:
-    """Ways the ``n`` seats (taken in turn, from the last with ``backward``) use up part of the counts, after
-    each seat: one list per step, indexed by count vector (0.0 where there is no way)."""
-    cur = [0.0] * size
-    cur[0] = 1.0
-    out = [cur]
-    for step in range(n):
-        w = rows[n - 1 - step] if backward else rows[step]
-        nxt = [0.0] * size
-        for used, to, r in steps[step]:
-            nxt[to] = nxt[to] + cur[used] * w[r]
-        out.append(nxt)
-        cur = nxt
-    return out
-
-
 def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list[list[float]]:
     """P(seat i has role r) when the roles (``counts[r]`` of role r, as many in all as there are
-    seats) are dealt to the seats with probability proportional to the product of ``weights[i][r]``.
+    seats) are dealt to the seats with probability proportional to the product of ``weights[i][r]``
+    (finite, not negative).
 
     A forward pass sums the ways the first seats use up part of the counts, a backward pass the
     ways the last seats use up the rest; a seat's marginal joins the two around it. Which terms
-    these sums have is found once for the counts (:class:`_Plan`).
+    these sums have is found once for the counts, and written out as a Python function (:class:`_Plan`).
 
     >>> [[round(x, 3) for x in row] for row in marginals([[1.0, 1.0], [3.0, 1.0]], [1, 1])]
     [[0.25, 0.75], [0.75, 0.25]]
     """
-    n, k = len(weights), len(counts)
+    n = len(weights)
     if n == 0:
         return []
-    rows: list[list[float]] = [list(w) for w in weights]
     every = True
-    for w in rows:
+    for w in weights:
         for x in w:
             if not x > 0.0:
                 every = False
-    positive = None if every else tuple([tuple([x > 0.0 for x in w]) for w in rows])
+    positive = None if every else tuple([tuple([x > 0.0 for x in w]) for w in weights])
     key = (tuple(counts), positive)
     plan = _PLANS.get(key)
     if plan is None:
         assert sum(counts) == n, "as many roles as seats"
         plan = _Plan(counts, positive, n)
-        if len(_PLANS) < 256:
-            _PLANS[key] = plan
+        if len(_PLANS) >= 256:
+            _PLANS.clear()  # (a table has few counts: more plans than this are ruled-out roles of tests)
+        _PLANS[key] = plan
     assert plan.seats == n, "as many roles as seats"  # (a plan's seats are its counts' sum)
-    size = plan.size
-    forward = _ways(rows, n, plan.forward, size, False)  # forward[i]: the first i seats
-    backward = _ways(rows, n, plan.backward, size, True)  # backward[n - i]: the seats from i on
-    out: list[list[float]] = []
-    for i in range(n):
-        row = [0.0] * k
-        after = backward[n - 1 - i]
-        w = rows[i]
-        before_ways = forward[i]
-        for before, r, rest in plan.joins[i]:
-            row[r] = row[r] + before_ways[before] * w[r] * after[rest]
-        s = 0.0  # (added up in the roles' order, as sum() of 3.11 does: the same bits, and no call of it)
-        for x in row:
-            s += x
-        out.append([x / s if s > 0.0 else 0.0 for x in row])
-    return out
+    return plan.sums(weights)
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (copied with the bot that keeps it)
