@@ -104,3 +104,54 @@ def test_scoring_by_bounds_plays_what_scoring_every_option_plays(content: Any, r
     assert compared > 20
     # every option is scored once the long way; the bounds leave some out
     assert sum(b.scored for b in bots) < 2 * options
+
+
+class _PoolAndList(HeuristicAgent):
+    """A heuristic bot that, for every option it scores, picks its targets from the pool looked at one by
+    one and from the full listing, and checks the two agree (and that the pool lists what the listing does)."""
+
+    def __init__(self, seed: int, style: Any) -> None:
+        super().__init__(seed, style)
+        self.compared = 0
+        self.looked = 0
+        self.listed = 0
+
+    def evaluate(self, req: PlayRequest, opt: Any) -> Any:
+        assert req.target_pool is not None and req.target_choices is not None and req.card_choices is not None
+        cards: list[Any] = []
+        if opt.card is None and not opt.recast:
+            pool, lo, _hi = req.card_choices(opt)
+            cards = list(pool[:lo])  # (some cards the option takes: the pool is checked against the listing below)
+        tp = req.target_pool(opt, cards)
+        cands, lo, hi = req.target_choices(opt, cards, [])
+        assert (tp.lo, tp.hi) == (lo, hi) and tp.listed() == cands
+        if hi > 0:
+            kind, hints = self._kind_of(opt)
+            elemental = kind is not None and kind.nature != "normal"
+            seen: list[Any] = []
+
+            def legal(p: Any) -> bool:
+                seen.append(p)
+                return tp.legal(p)
+
+            assert self._pick_targets(tp.pool, lo, hi, hints, elemental, legal) == \
+                self._pick_targets(cands, lo, hi, hints, elemental)
+            self.compared += 1
+            self.looked += len(seen)
+            self.listed += len(tp.pool)
+        return super().evaluate(req, opt)
+
+
+@pytest.mark.parametrize("style", ["plain", "focus", "finish", "wary", "bold"])
+@pytest.mark.parametrize(("rules", "players", "seed"), [("identity", 5, 2), ("identity_all", 8, 4), ("maneuvering", 5, 6)])
+def test_targets_picked_from_the_pool_are_those_picked_from_the_listing(content: Any, style: str, rules: str,
+                                                                        players: int, seed: int) -> None:
+    """The heuristic bot looks at the targets of an option one by one (:class:`TargetPool`) and stops
+    once it has its pick: the pick is the one it makes from the full listing, and it looks at fewer."""
+    from sgs_runtime.agents.styles import NAMED
+
+    g = Game(content, content.ruleset(rules), players=players, seed=seed, keep_log=False)
+    bots = [_PoolAndList(seed * 31 + i, NAMED[style]) for i in range(players)]
+    g.play(bots)
+    assert sum(b.compared for b in bots) > 10
+    assert sum(b.looked for b in bots) < sum(b.listed for b in bots)

@@ -21,7 +21,7 @@ per role, from this seat's view alone. Then:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from sgs_runtime.agents import Agent, legal, pick_in_order, valid_players
 from sgs_runtime.agents.beliefs import Belief, role_table, side_of
@@ -392,7 +392,13 @@ class HeuristicAgent(Agent):
         intent = hints.intent
         if intent == "equip" or (kind is not None and kind.equip is not None):
             return self._equip_score(opt, base)
-        cands, lo, hi = req.target_choices(opt, cards, [])
+        # the targets looked at one by one, as far as picking them needs (the pool, when the game gives one)
+        legal_target: Optional[Callable[[Player], bool]] = None
+        if req.target_pool is not None:
+            tp = req.target_pool(opt, cards)
+            cands, lo, hi, legal_target = tp.pool, tp.lo, tp.hi, tp.legal
+        else:
+            cands, lo, hi = req.target_choices(opt, cards, [])
         secondary: list[Player] = []
         if hi == 0:  # fixed targets: self, all, others, none
             score = self._fixed_score(opt, kind, hints, base)
@@ -401,7 +407,7 @@ class HeuristicAgent(Agent):
             targets: list[Player] = []
         else:
             elemental = kind is not None and kind.nature != "normal"
-            picked_targets = self._pick_targets(cands, lo, hi, hints, elemental)
+            picked_targets = self._pick_targets(cands, lo, hi, hints, elemental, legal_target)
             if picked_targets is None:
                 return None
             targets = picked_targets
@@ -472,17 +478,26 @@ class HeuristicAgent(Agent):
         return base + 4, PlayAction(card=card)
 
     def _pick_targets(self, cands: Sequence[Player], lo: int, hi: int, hints: AiHints,
-                      elemental: bool = False) -> Optional[list[Player]]:
-        if hints.aim is not None and self.view is not None:
-            aim = hints.aim
-            cands = [p for p in cands if aim(self.view.frame({"me": self.me, "target": p}))]
-        if not cands:
-            return None
+                      elemental: bool = False, legal: Optional[Callable[[Player], bool]] = None) -> Optional[list[Player]]:
+        """The targets to choose among ``cands``, or None when too few suit. With ``legal``, ``cands`` is a
+        pool to be checked (:class:`~sgs_runtime.resolution.requests.TargetPool`): a player is looked at only
+        where the pick comes to it, and the pick is the one of the legal players listed. (The rankings are
+        stable sorts: ranking the pool, then leaving out who is not legal, ranks the legal the same.)"""
+        aim = hints.aim
+        view = self.view
+        me = self.me
+
+        def suits(p: Player) -> bool:
+            if legal is not None and not legal(p):
+                return False
+            return aim is None or view is None or bool(aim(view.frame({"me": me, "target": p})))
+
+        chosen: list[Player]
         if hints.targets == "friend" or hints.intent == "help":
             ranked = sorted(cands, key=lambda p: (self.hostility(p), p.hp - p.max_hp))
-            chosen = [p for p in ranked if self.hostility(p) < 0.3][: max(lo, 1)]
+            chosen = _first(ranked, max(lo, 1), lambda p: self.hostility(p) < 0.3 and suits(p))
         elif hints.targets == "self":
-            chosen = [p for p in cands if p is self.me][:1]
+            chosen = _first([p for p in cands if p is me], 1, suits)
         elif hints.intent in ("harm", None) or hints.targets == "enemy":
             style = self.style()
 
@@ -496,12 +511,13 @@ class HeuristicAgent(Agent):
                 return (hostile, p.hp, len(p.hand))
 
             ranked = sorted(cands, key=order)
-            chosen = [p for p in ranked if self.hostility(p) > style.enemy_at][:hi]
+            chosen = _first(ranked, hi, lambda p: self.hostility(p) > style.enemy_at and suits(p))
             if len(chosen) < lo:
-                extra = [p for p in ranked if p not in chosen and self.hostility(p) > -0.3]
-                chosen += extra[: lo - len(chosen)]
+                taken = chosen
+                chosen = chosen + _first(ranked, lo - len(chosen),
+                                         lambda p: p not in taken and self.hostility(p) > -0.3 and suits(p))
         else:
-            chosen = list(cands)[: max(lo, 1)]
+            chosen = _first(list(cands), max(lo, 1), suits)
         if len(chosen) < max(lo, 1):
             return None
         return chosen[:hi]
@@ -676,3 +692,19 @@ class HeuristicAgent(Agent):
             return max(range(len(req.options)), key=lambda i: score(req.options[i]))
         return below(self.rng, len(req.options))
 
+
+def _first(players: Sequence[Player], n: int, take: Callable[[Player], bool]) -> list[Player]:
+    """The first ``n`` of ``players`` that ``take`` takes (looked at in order, no further than that).
+
+    >>> _first([1, 2, 3, 4, 5], 2, lambda p: p % 2 == 1)
+    [1, 3]
+    """
+    out: list[Player] = []
+    if n <= 0:
+        return out
+    for p in players:
+        if take(p):
+            out.append(p)
+            if len(out) >= n:
+                break
+    return out

@@ -335,6 +335,34 @@ class PlayAction:
                 self.view_as, tuple([id(p) for p in self.secondary]), self.recast, self.as_card)
 
 
+class TargetPool:
+    """The targets a play option may choose, to be looked at one player at a time: an agent that wants
+    only a few of them stops looking once it has them (:attr:`PlayRequest.target_pool`).
+
+    ``pool``: the players a listing looks at, in its order; ``legal(p)``: whether ``p`` is a legal target
+    (and, for an option that needs further players, has one); ``lo`` to ``hi`` targets are chosen (both 0:
+    the option fixes its own targets, or has none). The listing :attr:`PlayRequest.target_choices` gives is
+    ``[p for p in pool if legal(p)]``.
+
+    >>> odd = TargetPool([1, 2, 3], lambda p: p % 2 == 1, 1, 1)
+    >>> odd.listed()
+    [1, 3]
+    """
+
+    __slots__ = ("pool", "legal", "lo", "hi")
+
+    def __init__(self, pool: list[Any], legal: Callable[[Any], bool], lo: int, hi: int) -> None:
+        self.pool = pool
+        self.legal = legal
+        self.lo = lo
+        self.hi = hi
+
+    def listed(self) -> list[Any]:
+        """The legal targets, in the pool's order."""
+        legal = self.legal
+        return [p for p in self.pool if legal(p)]
+
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class PlayOption(_Plain):
     """One thing a player can do: the agent completes it into a :class:`PlayAction`.
@@ -366,7 +394,7 @@ class PlayRequest(Request):
     """The play phase: choose something to use, or end the phase (``None``)."""
 
     FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("options", "card_choices", "card_step", "target_choices",
-                                                          "secondary_choices", "validate")
+                                                          "secondary_choices", "validate", "target_pool")
 
     def __init__(self, player: Player, prompt: str, optional: bool = False,
                  options: Optional[list[PlayOption]] = None,
@@ -375,7 +403,8 @@ class PlayRequest(Request):
                  target_choices: Optional[Callable[[PlayOption, list[Card], list[Player]],
                                                    tuple[list[Player], int, int]]] = None,
                  secondary_choices: Optional[Callable[[PlayOption, list[Card], Player, int], list[Player]]] = None,
-                 validate: Optional[Callable[[PlayAction], Optional[str]]] = None) -> None:
+                 validate: Optional[Callable[[PlayAction], Optional[str]]] = None,
+                 target_pool: Optional[Callable[[PlayOption, list[Card]], TargetPool]] = None) -> None:
         super().__init__(player, prompt, True)  # (always optional: None ends the phase)
         self.kind = "play"
         self.options = options if options is not None else []
@@ -385,6 +414,9 @@ class PlayRequest(Request):
         self.target_choices = target_choices
         self.secondary_choices = secondary_choices
         self.validate = validate
+        #: the targets of an option and its cards, to be looked at one by one (:class:`TargetPool`): what
+        #: ``target_choices`` lists, for an agent that needs only the first few (None: list them)
+        self.target_pool = target_pool
         # the keys of the actions found legal: the agent's own checks and the game's are one check
         self.passed: set[tuple[Any, ...]] = set()
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.resolution.moves import clear_processing, equip, move
 from sgs_runtime.resolution.prohibitions import forbids_target, forbids_use
-from sgs_runtime.resolution.requests import PlayAction, PlayOption, PlayRequest
+from sgs_runtime.resolution.requests import PlayAction, PlayOption, PlayRequest, TargetPool
 from sgs_runtime.resolution.triggers import count_use, fire, fire_deferred
 from sgs_runtime.state.definitions import CardChoice, CardKind, Skill, TargetSpec, ViewAs
 from sgs_runtime.state.events import DeclareEvent, EffectEvent, TargetEvent, UseEvent
@@ -103,15 +103,20 @@ def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec
     spec = spec or target_spec(card)
     out = []
     for p in _target_pool(g, user, spec.dead, user_last):
-        if not eligible(g, user, p, card, spec):
-            continue
-        if spec.then and not all(secondary_candidates(g, user, card, spec, p, i, enough=1)
-                                 for i in range(len(spec.then))):
-            continue
-        out.append(p)
-        if enough is not None and len(out) >= enough:
-            break
+        if target_ok(g, user, card, spec, p):
+            out.append(p)
+            if enough is not None and len(out) >= enough:
+                break
     return out
+
+
+def target_ok(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, p: Player) -> bool:
+    """Whether ``p`` is one of :func:`candidates`: a legal target that has, for each further player the
+    card needs (``then``), at least one."""
+    if not eligible(g, user, p, card, spec):
+        return False
+    return not spec.then or all(secondary_candidates(g, user, card, spec, p, i, enough=1)
+                                for i in range(len(spec.then)))
 
 
 def target_bounds(g: "Game", user: Player, card: AnyCard, spec: TargetSpec) -> tuple[int, int]:
@@ -564,15 +569,18 @@ def active_candidates(g: "Game", player: Player, skill: Skill, enough: Optional[
         return []
     out = []
     for p in _target_pool(g, player, tspec.dead, user_last):
-        frame = Frame(g, {"me": player, "target": p, "card": card})
-        if tspec.filter is not None and not tspec.filter(frame):
-            continue
-        if card is not None and tspec.respect_prohibitions and forbids_target(g, player, p, card):
-            continue
-        out.append(p)
-        if enough is not None and len(out) >= enough:
-            break
+        if active_target_ok(g, player, tspec, card, p):
+            out.append(p)
+            if enough is not None and len(out) >= enough:
+                break
     return out
+
+
+def active_target_ok(g: "Game", player: Player, tspec: TargetSpec, card: Optional[VirtualCard], p: Player) -> bool:
+    """Whether ``p`` is one of :func:`active_candidates` (``tspec`` and ``card``: :func:`active_targets`)."""
+    if tspec.filter is not None and not tspec.filter(Frame(g, {"me": player, "target": p, "card": card})):
+        return False
+    return not (card is not None and tspec.respect_prohibitions and forbids_target(g, player, p, card))
 
 
 def active_bounds(g: "Game", player: Player, skill: Skill) -> tuple[int, int]:
@@ -610,29 +618,46 @@ def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
         choice = _option_choice(opt)
         return choice is not None and choice_step_ok(g, player, choice, chosen, card)
 
-    listed: dict[tuple[int, ...], tuple[list[Player], int, int]] = {}
+    pools: dict[tuple[int, ...], TargetPool] = {}
+    listed: dict[tuple[int, ...], list[Player]] = {}
+
+    def target_pool(opt: PlayOption, cards: list[Card]) -> TargetPool:
+        # found once per option and cards while the request waits (nothing changes meanwhile); it keeps
+        # the card it checks against, so the ids of the key stay taken
+        key = (id(opt), *[id(c) for c in cards]) if cards else (id(opt),)
+        got = pools.get(key)
+        if got is None:
+            got = pools[key] = pool_of(opt, cards)
+        return got
 
     def target_choices(opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
-        # listed once per option and cards while the request waits (nothing changes meanwhile)
+        tp = target_pool(opt, cards)
         key = (id(opt), *[id(c) for c in cards]) if cards else (id(opt),)
         got = listed.get(key)
         if got is None:
-            got = listed[key] = list_targets(opt, cards)
-        return list(got[0]), got[1], got[2]
+            got = listed[key] = tp.listed()
+        return list(got), tp.lo, tp.hi
 
-    def list_targets(opt: PlayOption, cards: list[Card]) -> tuple[list[Player], int, int]:
+    def pool_of(opt: PlayOption, cards: list[Card]) -> TargetPool:
         if opt.recast:
-            return [], 0, 0
+            return TargetPool([], _no_target, 0, 0)
         if opt.active and opt.skill is not None:
             lo, hi = active_bounds(g, player, opt.skill)
-            return active_candidates(g, player, opt.skill), lo, hi
+            tspec, vcard = active_targets(g, opt.skill)
+            if tspec is None or tspec.mode != "choose":
+                return TargetPool([], _no_target, lo, hi)
+            active_spec: TargetSpec = tspec
+            return TargetPool(_target_pool(g, player, tspec.dead, False),
+                              lambda p: active_target_ok(g, player, active_spec, vcard, p), lo, hi)
         card = option_card(g, opt, cards)
         assert card is not None
         spec = target_spec(card)
         if auto_targets(g, player, card, spec) is not None:
-            return [], 0, 0
+            return TargetPool([], _no_target, 0, 0)
         lo, hi = target_bounds(g, player, card, spec)
-        return candidates(g, player, card, spec), lo, hi
+        chosen_card: AnyCard = card
+        return TargetPool(_target_pool(g, player, spec.dead, False),
+                          lambda p: target_ok(g, player, chosen_card, spec, p), lo, hi)
 
     def validate(action: PlayAction) -> Optional[str]:
         return validate_play(g, player, opts, action)
@@ -644,7 +669,12 @@ def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
 
     return PlayRequest(player, "play phase: use a card or a skill, or end the phase", options=opts,
                        card_choices=card_choices, card_step=card_step, target_choices=target_choices,
-                       secondary_choices=secondary_choices, validate=validate)
+                       secondary_choices=secondary_choices, validate=validate, target_pool=target_pool)
+
+
+def _no_target(p: Player) -> bool:
+    """The legality of a target where none is chosen."""
+    return False
 
 
 def _option_choice(opt: PlayOption) -> Optional[CardChoice]:
