@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sgs_dsl.loader import load_content
-from sgs_runtime.agents.beliefs import Belief, _Plan, act_sign, marginals
+from sgs_runtime.agents.beliefs import WRITE_OUT_AT, Belief, _Plan, act_sign, marginals
 from sgs_runtime.agents.bots import HeuristicAgent
 from sgs_runtime.resolution.game import Game, SeatSetup, TableSetup
 from sgs_runtime.runs.simulate import game_seed, simulate
@@ -133,39 +133,6 @@ def test_marginals_are_exact_with_roles_ruled_out(deal: list[int], rng: Any) -> 
         assert all(x == 0.0 for x, wr in zip(row, w) if wr == 0.0)
 
 
-def _loops(weights: list[list[float]], counts: list[int]) -> list[list[float]]:
-    """The sums of a plan taken term by term in lists, as marginals() took them before its plans were
-    written out as Python: the reference the written-out sums must equal bit for bit."""
-    n, k = len(weights), len(counts)
-    positive = tuple(tuple(x > 0.0 for x in w) for w in weights)
-    plan = _Plan(counts, None if all(all(p) for p in positive) else positive, n)
-
-    def ways(steps: list[list[tuple[int, int, int]]], backward: bool) -> list[list[float]]:
-        cur = [0.0] * plan.size
-        cur[0] = 1.0
-        out = [cur]
-        for step in range(n):
-            w = weights[n - 1 - step] if backward else weights[step]
-            nxt = [0.0] * plan.size
-            for used, to, r in steps[step]:
-                nxt[to] = nxt[to] + cur[used] * w[r]
-            out.append(nxt)
-            cur = nxt
-        return out
-
-    forward, backward = ways(plan.forward, False), ways(plan.backward, True)
-    out = []
-    for i in range(n):
-        row = [0.0] * k
-        for before, r, rest in plan.joins[i]:
-            row[r] = row[r] + forward[i][before] * weights[i][r] * backward[n - 1 - i][rest]
-        s = 0.0
-        for x in row:
-            s += x
-        out.append([x / s if s > 0.0 else 0.0 for x in row])
-    return out
-
-
 @given(st.lists(st.integers(0, 3), min_size=1, max_size=8), st.randoms(use_true_random=False), st.booleans())
 @settings(max_examples=60, deadline=None)
 def test_the_written_out_sums_are_the_loops_bit_for_bit(deal: list[int], rng: Any, ruled_out: bool) -> None:
@@ -173,8 +140,12 @@ def test_the_written_out_sums_are_the_loops_bit_for_bit(deal: list[int], rng: An
     counts = [deal.count(r) for r in range(4)]
     weights = [[0.0 if ruled_out and r != d and rng.random() < 0.3 else math.exp(rng.uniform(-8, 8) * rng.choice((-1, 0, 1)))
                 for r in range(4)] for d in deal]
-    got, want = marginals(weights, counts), _loops(weights, counts)
+    positive = tuple(tuple(x > 0.0 for x in w) for w in weights)
+    plan = _Plan(counts, None if all(all(p) for p in positive) else positive, len(deal))
+    got, want = plan.written_out()(weights), plan.loops(weights)
     assert [[x.hex() for x in row] for row in got] == [[x.hex() for x in row] for row in want]
+    for _ in range(WRITE_OUT_AT + 1):  # (marginals() takes them in lists, then written out: the same bits)
+        assert [[x.hex() for x in row] for row in marginals(weights, counts)] == [[x.hex() for x in row] for row in want]
 
 
 @given(st.integers(0, 10_000), st.sampled_from([5, 8]), st.integers(20, 400))

@@ -150,9 +150,9 @@ _Sums = Callable[[Sequence[Sequence[float]]], list[list[float]]]
 
 class _Plan:
     """Which terms :func:`marginals` adds, and in which order: they depend only on the counts and on
-    which weights are positive (a zero weight adds no term), so they are found once for all weights,
-    and written out once as straight-line Python (:meth:`source`): every partial sum a local, no list
-    read or written per term.
+    which weights are positive (a zero weight adds no term), so they are found once for all weights.
+    A plan asked for often is written out as straight-line Python (:meth:`source`, :meth:`written_out`):
+    every partial sum a local, no list read or written per term.
 
     >>> print(_Plan([1, 1], None, 2).source(), end="")
     def sums(W):
@@ -177,7 +177,7 @@ class _Plan:
         return [o0, o1]
     """
 
-    __slots__ = ("size", "seats", "roles", "forward", "backward", "joins", "sums")
+    __slots__ = ("size", "seats", "roles", "forward", "backward", "joins", "uses", "sums")
 
     def __init__(self, counts: Sequence[int], positive: Optional[tuple[tuple[bool, ...], ...]], n: int) -> None:
         mult, full, free = _states(counts)
@@ -215,9 +215,35 @@ class _Plan:
         #: for each seat: (count vector before it, its role, count vector of the seats after it)
         self.joins = [[(before, r, full - before - mult[r]) for before in reached[i] for r in free[before]
                        if takes(i, r)] for i in range(n)]
-        namespace: dict[str, Any] = {}
-        exec(compile(self.source(), "<role marginals>", "exec"), namespace)
-        self.sums: _Sums = namespace["sums"]
+        self.uses = 0  # (how many times the sums were asked for: written out at the WRITE_OUT_AT-th)
+        self.sums: Optional[_Sums] = None
+
+    def written_out(self) -> _Sums:
+        """The sums as a Python function of the weights (:meth:`source`), compiled once."""
+        if self.sums is None:
+            namespace: dict[str, Any] = {}
+            exec(compile(self.source(), "<role marginals>", "exec"), namespace)  # noqa: S102
+            self.sums = namespace["sums"]
+        return self.sums
+
+    def loops(self, weights: Sequence[Sequence[float]]) -> list[list[float]]:
+        """The sums taken term by term in lists (before :meth:`written_out`; the same bits)."""
+        n, k, size = self.seats, self.roles, self.size
+        forward = _ways(weights, n, self.forward, size, False)  # forward[i]: the first i seats
+        backward = _ways(weights, n, self.backward, size, True)  # backward[n - i]: the seats from i on
+        out: list[list[float]] = []
+        for i in range(n):
+            row = [0.0] * k
+            after = backward[n - 1 - i]
+            w = weights[i]
+            before_ways = forward[i]
+            for before, r, rest in self.joins[i]:
+                row[r] = row[r] + before_ways[before] * w[r] * after[rest]
+            s = 0.0  # (added up in the roles' order, as sum() of 3.11 does: the same bits, and no call of it)
+            for x in row:
+                s += x
+            out.append([x / s if s > 0.0 else 0.0 for x in row])
+        return out
 
     def source(self) -> str:
         """The plan's sums as the source of a function ``sums(W)`` of the weights: the forward ways
@@ -287,7 +313,8 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
 
     A forward pass sums the ways the first seats use up part of the counts, a backward pass the
     ways the last seats use up the rest; a seat's marginal joins the two around it. Which terms
-    these sums have is found once for the counts, and written out as a Python function (:class:`_Plan`).
+    these sums have is found once for the counts (:class:`_Plan`); a plan asked for often has them written
+    out as a Python function.
 
     >>> [[round(x, 3) for x in row] for row in marginals([[1.0, 1.0], [3.0, 1.0]], [1, 1])]
     [[0.25, 0.75], [0.75, 0.25]]
@@ -310,7 +337,35 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
             _PLANS.clear()  # (a table has few counts: more plans than this are ruled-out roles of tests)
         _PLANS[key] = plan
     assert plan.seats == n, "as many roles as seats"  # (a plan's seats are its counts' sum)
-    return plan.sums(weights)
+    sums = plan.sums
+    if sums is None:
+        plan.uses += 1
+        if plan.uses < WRITE_OUT_AT:
+            return plan.loops(weights)
+        sums = plan.written_out()
+    return sums(weights)
+
+
+#: a plan's sums are written out as Python (compiling them costs some hundred microseconds) once they are
+#: asked for this many times; till then they are taken in lists
+WRITE_OUT_AT = 8
+
+
+def _ways(rows: Sequence[Sequence[float]], n: int, steps: list[_Step], size: int,
+          backward: bool) -> list[list[float]]:
+    """Ways the ``n`` seats (taken in turn, from the last with ``backward``) use up part of the counts, after
+    each seat: one list per step, indexed by count vector (0.0 where there is no way)."""
+    cur = [0.0] * size
+    cur[0] = 1.0
+    out = [cur]
+    for step in range(n):
+        w = rows[n - 1 - step] if backward else rows[step]
+        nxt = [0.0] * size
+        for used, to, r in steps[step]:
+            nxt[to] = nxt[to] + cur[used] * w[r]
+        out.append(nxt)
+        cur = nxt
+    return out
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (copied with the bot that keeps it)
