@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sgs_runtime.agents.beliefs import alignment
 from sgs_runtime.agents.bots import HeuristicAgent
@@ -155,3 +157,19 @@ def test_targets_picked_from_the_pool_are_those_picked_from_the_listing(content:
     g.play(bots)
     assert sum(b.compared for b in bots) > 10
     assert sum(b.looked for b in bots) < sum(b.listed for b in bots)
+
+
+@given(st.lists(st.booleans(), max_size=10), st.integers(0, 11))
+def test_the_table_gathered_by_index_is_the_slices_joined(alive: list[bool], seat: int) -> None:
+    """``Game.seats_from``, ``alive_from`` and ``after`` gather the players by index (game._round): the
+    lists the joined slices gave."""
+    from types import SimpleNamespace
+
+    from sgs_runtime.resolution.game import _round
+
+    ps: Any = [SimpleNamespace(seat=i, alive=a) for i, a in enumerate(alive)]
+    living = [p for p in ps if p.alive]
+    assert _round(ps, seat, seat, False) == ps[seat:] + ps[:seat]
+    assert _round(ps, seat, seat, True) == [p for p in ps[seat:] if p in living] + [p for p in ps[:seat] if p in living]
+    assert _round(ps, seat + 1, seat, True) == [p for p in ps[seat + 1:] if p in living] + \
+        [p for p in ps[:seat] if p in living]

@@ -354,6 +354,9 @@ class Game:
 
     # ------------------------------------------------------------------ table
 
+    # (the players round the table are gathered by index in one new list: no slices joined, which the
+    # compiled build makes and frees as lists of their own)
+
     def alive(self) -> list[Player]:
         return [p for p in self.players if p.alive]
 
@@ -362,19 +365,16 @@ class Game:
         ps = self.players
         if start is None or not start.seat:
             return [p for p in ps if p.alive]
-        s = start.seat
-        return [p for p in ps[s:] if p.alive] + [p for p in ps[:s] if p.alive]
+        return _round(ps, start.seat, start.seat, True)
 
     def seats_from(self, start: Optional[Player]) -> list[Player]:
-        ps = self.players
+        """Every seat, the dead too, in seat order beginning with ``start``."""
         s = start.seat if start is not None else 0
-        return ps[s:] + ps[:s]
+        return _round(self.players, s, s, False)
 
     def after(self, player: Player) -> list[Player]:
         """Living players after ``player`` in seat order (not ``player`` itself)."""
-        ps = self.players
-        s = player.seat
-        return [p for p in ps[s + 1:] if p.alive] + [p for p in ps[:s] if p.alive]
+        return _round(self.players, player.seat + 1, player.seat, True)
 
     def next_alive(self, player: Player) -> Optional[Player]:
         rest = self.after(player)
@@ -540,3 +540,18 @@ def plain(value: Any) -> Any:
 
 
 __all__ = ["Game", "GameResult", "Limits", "SeatSetup", "TableSetup", "IllegalDecision", "GameOver"]
+
+
+def _round(ps: list[Player], start: int, stop: int, alive: bool) -> list[Player]:
+    """``ps[start:] + ps[:stop]`` (only the living with ``alive``), gathered in one list."""
+    n = len(ps)
+    out: list[Player] = []
+    for i in range(min(start, n), n):
+        p = ps[i]
+        if p.alive or not alive:
+            out.append(p)
+    for i in range(min(stop, n)):
+        p = ps[i]
+        if p.alive or not alive:
+            out.append(p)
+    return out

@@ -342,25 +342,30 @@ class TargetPool:
     ``pool``: the players a listing looks at, in its order; ``legal(p)``: whether ``p`` is a legal target
     (and, for an option that needs further players, has one); ``lo`` to ``hi`` targets are chosen (both 0:
     the option fixes its own targets, or has none). The listing :attr:`PlayRequest.target_choices` gives is
-    ``[p for p in pool if legal(p)]``.
+    ``[p for p in pool if legal(p)]`` (:meth:`listed`). The game keeps one pool per option and cards while
+    the request waits: read ``pool``, do not change it.
 
     >>> odd = TargetPool([1, 2, 3], lambda p: p % 2 == 1, 1, 1)
     >>> odd.listed()
     [1, 3]
     """
 
-    __slots__ = ("pool", "legal", "lo", "hi")
+    __slots__ = ("pool", "legal", "lo", "hi", "_listed")
 
     def __init__(self, pool: list[Any], legal: Callable[[Any], bool], lo: int, hi: int) -> None:
         self.pool = pool
         self.legal = legal
         self.lo = lo
         self.hi = hi
+        self._listed: Optional[list[Any]] = None
 
     def listed(self) -> list[Any]:
-        """The legal targets, in the pool's order."""
-        legal = self.legal
-        return [p for p in self.pool if legal(p)]
+        """The legal targets, in the pool's order (looked at once; a new list each time)."""
+        got = self._listed
+        if got is None:
+            legal = self.legal
+            got = self._listed = [p for p in self.pool if legal(p)]
+        return list(got)
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)

@@ -619,7 +619,6 @@ def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
         return choice is not None and choice_step_ok(g, player, choice, chosen, card)
 
     pools: dict[tuple[int, ...], TargetPool] = {}
-    listed: dict[tuple[int, ...], list[Player]] = {}
 
     def target_pool(opt: PlayOption, cards: list[Card]) -> TargetPool:
         # found once per option and cards while the request waits (nothing changes meanwhile); it keeps
@@ -632,11 +631,7 @@ def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
 
     def target_choices(opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
         tp = target_pool(opt, cards)
-        key = (id(opt), *[id(c) for c in cards]) if cards else (id(opt),)
-        got = listed.get(key)
-        if got is None:
-            got = listed[key] = tp.listed()
-        return list(got), tp.lo, tp.hi
+        return tp.listed(), tp.lo, tp.hi
 
     def pool_of(opt: PlayOption, cards: list[Card]) -> TargetPool:
         if opt.recast:
