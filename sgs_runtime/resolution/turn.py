@@ -62,9 +62,11 @@ def hero_pool(g: "Game") -> list[str]:
     if g.hero_pool is not None:
         return list(g.hero_pool)
     out: list[str] = []
+    seen: set[str] = set()
     for pack in g.rules.hero_packs:
         for hid in g.content.hero_packs.get(pack, []):
-            if hid not in out:
+            if hid not in seen:
+                seen.add(hid)
                 out.append(hid)
     return out
 
@@ -127,8 +129,25 @@ def _roles(g: "Game") -> list[str]:
 def _stand_ins(g: "Game", roles: list[str], pool: list[str]) -> None:
     """Provisional players, so that the heroes' choice can name a seat: "seat0" ... until it is made."""
     template = g.content.heroes[pool[0]] if pool else next(iter(g.content.heroes.values()))
-    g.players = [Player(i, replace(template, id=f"seat{i}", name=Text(f"{i}号位", f"seat {i}"), skills=(),
-                                   aliases=()), role) for i, role in enumerate(roles)]
+    g.players = [Player(i, _stand_in(template, i), role) for i, role in enumerate(roles)]
+
+
+def _stand_in(template: Hero, seat: int) -> Hero:
+    """The hero of seat ``seat``'s stand-in: ``template`` named after the seat, without skills (made once
+    per template and seat; heroes are never changed once made)."""
+    key = (id(template), seat)
+    got = _STAND_INS.get(key)
+    if got is not None and got[0] is template:
+        return got[1]
+    hero = replace(template, id=f"seat{seat}", name=Text(f"{seat}号位", f"seat {seat}"), skills=(), aliases=())
+    if len(_STAND_INS) >= 4096:
+        _STAND_INS.clear()
+    _STAND_INS[key] = (template, hero)  # (the template kept: its id is not reused while the entry lives)
+    return hero
+
+
+#: (id of a template hero, seat) -> (the template, its stand-in for that seat)
+_STAND_INS: dict[tuple[int, int], tuple[Hero, Hero]] = {}
 
 
 def select_heroes(g: "Game", roles: list[str]) -> "Gen":

@@ -65,7 +65,7 @@ class Card:
     """
 
     __slots__ = ("id", "base", "face", "printed_suit", "rank", "zone", "holder", "origin", "view", "seen", "covered",
-                 "printed")
+                 "_printed")
 
     virtual = False
     skill = None
@@ -76,7 +76,7 @@ class Card:
         self.face: Optional[CardKind] = None  # set while it lies in a judge area as another card (国色)
         self.printed_suit = suit
         self.rank = rank
-        self.printed = f"{kind.id} {SUIT_SIGN.get(suit, '?')}{rank_text(rank)}"  # the label as printed
+        self._printed = ""  # the label as printed, made when first asked (printed): most cards of a bot game never are
         self.zone: Optional[Zone] = None
         # in the processing area: who used, played or judged it, and where it came from
         self.holder: Optional[Player] = None
@@ -132,6 +132,14 @@ class Card:
     @property
     def owner(self) -> Optional["Player"]:
         return self.zone.owner if self.zone is not None else None
+
+    @property
+    def printed(self) -> str:
+        """The label as printed: ``slash ♠7``."""
+        got = self._printed
+        if not got:
+            got = self._printed = f"{self.base.id} {SUIT_SIGN.get(self.printed_suit, '?')}{rank_text(self.rank)}"
+        return got
 
     def label(self) -> str:
         """``slash ♠7`` as printed; a card seen as another kind: ``slash[peach ♥3]``."""

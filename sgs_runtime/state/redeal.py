@@ -84,10 +84,10 @@ def deal_roles(seats: Sequence[int], roles: Sequence[str], rng: random.Random,
 def shuffle_faces(cards: Sequence["Card"], rng: random.Random) -> None:
     """Shuffle what is printed on ``cards`` (kind, suit, rank) among them, in place; each card object
     stays where it is, with its id."""
-    faces = [(c.base, c.printed_suit, c.rank, c.printed) for c in cards]
+    faces = [(c.base, c.printed_suit, c.rank, c._printed) for c in cards]  # (the label, if made yet, goes along)
     shuffle(rng, faces)
     for card, (base, suit, rank, printed) in zip(cards, faces):
-        card.base, card.printed_suit, card.rank, card.printed = base, suit, rank, printed
+        card.base, card.printed_suit, card.rank, card._printed = base, suit, rank, printed
 
 
 def redeal(game: "Game", seat: int, rng: random.Random, role_weight: Optional[RoleWeight] = None) -> None:
