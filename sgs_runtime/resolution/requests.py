@@ -70,12 +70,18 @@ def _is_int(value: Any) -> bool:
 
 def _sequence(value: Any, what: str, of: type, of_name: str) -> list[Any]:
     """``value`` as a list when it is a list or tuple of ``of``; else an :class:`IllegalDecision`."""
-    if not isinstance(value, (list, tuple)):
-        raise IllegalDecision(f"{what} must be a list of {of_name}, not {_type_name(value)}")
+    _check_sequence(value, what, "", of, of_name)
+    return list(value)
+
+
+def _check_sequence(value: Any, what: str, field: str, of: type, of_name: str) -> None:
+    """Raise :class:`IllegalDecision` unless ``value`` is a list or tuple of ``of`` (``what`` and ``field``
+    name it: joined only for the message)."""
+    if not (isinstance(value, list) or isinstance(value, tuple)):
+        raise IllegalDecision(f"{what}{field} must be a list of {of_name}, not {_type_name(value)}")
     for item in value:
         if not isinstance(item, of):
-            raise IllegalDecision(f"{what} must be a list of {of_name}, but it holds {_type_name(item)}")
-    return list(value)
+            raise IllegalDecision(f"{what}{field} must be a list of {of_name}, but it holds {_type_name(item)}")
 
 
 def _pick_from(answer: list[Any], candidates: list[Any], lo: int, hi: int, noun: str, prompt: str) -> None:
@@ -519,7 +525,7 @@ def _check_card_skill(what: str, card: Any, skill: Any, cards: Any, view_as: Any
         raise IllegalDecision(f"{what}.skill must be a skill id (a string) or None, not {_type_name(skill)}")
     if card is not None and skill is not None:
         raise IllegalDecision(f"{what} names both a card ({card.label()}) and a skill ({skill}): name one")
-    _sequence(cards, f"{what}.cards", Card, "cards of the game")
+    _check_sequence(cards, what, ".cards", Card, "cards of the game")
     if not _is_int(view_as):
         raise IllegalDecision(f"{what}.view_as must be an index (an int), not {_type_name(view_as)}")
     if as_card is not None and not isinstance(as_card, str):
@@ -532,8 +538,8 @@ def check_action_fields(action: PlayAction) -> None:
     # read, and raise a TypeError where the game owes the agent a refusal in words)
     given: Any = action
     _check_card_skill("a PlayAction", given.card, given.skill, given.cards, given.view_as, given.as_card)
-    _sequence(given.targets, "a PlayAction.targets", Player, "players")
-    _sequence(given.secondary, "a PlayAction.secondary", Player, "players")
+    _check_sequence(given.targets, "a PlayAction", ".targets", Player, "players")
+    _check_sequence(given.secondary, "a PlayAction", ".secondary", Player, "players")
     if not isinstance(given.recast, bool):
         raise IllegalDecision(f"a PlayAction.recast must be True or False, not {_type_name(given.recast)}")
     if given.card is None and given.skill is None:
