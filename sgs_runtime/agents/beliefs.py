@@ -30,7 +30,7 @@ probabilities over the seats add up to the number of those roles still hidden.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Optional, Sequence
 
 from sgs_runtime.native import mypyc_attr
 
@@ -42,14 +42,14 @@ if TYPE_CHECKING:  # pragma: no cover
 PublicRecord = tuple[str, int, int, str, int]
 
 #: Record kinds that harm or help by what they are (the others ask the card's or skill's intent).
-HARM_RECORDS = frozenset({"damage", "take"})
-HELP_RECORDS = frozenset({"recover", "give", "relieve"})
+HARM_RECORDS: Final = frozenset({"damage", "take"})
+HELP_RECORDS: Final = frozenset({"recover", "give", "relieve"})
 #: How much one record of a kind tells, per point of its amount (a use is a weaker sign than its damage).
-WEIGHTS = {"damage": 1.0, "recover": 1.0, "use": 0.5, "skill": 0.5, "take": 0.4, "give": 0.4, "relieve": 0.6}
+WEIGHTS: Final = {"damage": 1.0, "recover": 1.0, "use": 0.5, "skill": 0.5, "take": 0.4, "give": 0.4, "relieve": 0.6}
 #: How much being harmed by someone tells of the victim (less than what the act tells of the actor).
-VICTIM_SHARE = 0.4
+VICTIM_SHARE: Final = 0.4
 #: Evidence is kept within these bounds, so one seat's record never makes the others' impossible.
-EVIDENCE_BOUND = 8.0
+EVIDENCE_BOUND: Final = 8.0
 
 
 def act_sign(content: "Content", record: PublicRecord) -> int:
@@ -82,7 +82,7 @@ def alignment(rdef: Optional["RoleDef"]) -> float:
     return _ALIGNMENT.get(side_of(rdef), 0.0)
 
 
-_ALIGNMENT = {"lord": -1.0, "rebel": 1.0}
+_ALIGNMENT: Final = {"lord": -1.0, "rebel": 1.0}
 
 
 class RoleTable:
@@ -117,7 +117,7 @@ def role_table(rules: "Ruleset") -> RoleTable:
 
 #: counts -> (the place of each role's digit, the full count vector, the roles not used up in each
 #: count vector): a table's few role counts are worked out once
-_STATES: dict[tuple[int, ...], tuple[list[int], int, list[list[int]]]] = {}
+_STATES: Final[dict[tuple[int, ...], tuple[list[int], int, list[list[int]]]]] = {}
 
 
 def _states(counts: Sequence[int]) -> tuple[list[int], int, list[list[int]]]:
@@ -303,7 +303,7 @@ class _Plan:
 
 
 #: (counts, which weights are positive: None when all are) -> the plan of :func:`marginals`
-_PLANS: dict[tuple[tuple[int, ...], Optional[tuple[tuple[bool, ...], ...]]], _Plan] = {}
+_PLANS: Final[dict[tuple[tuple[int, ...], Optional[tuple[tuple[bool, ...], ...]]], _Plan]] = {}
 
 
 def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list[list[float]]:
@@ -348,7 +348,7 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
 
 #: a plan's sums are written out as Python (compiling them costs some hundred microseconds) once they are
 #: asked for this many times; till then they are taken in lists
-WRITE_OUT_AT = 8
+WRITE_OUT_AT: Final = 8
 
 
 def _ways(rows: Sequence[Sequence[float]], n: int, steps: list[_Step], size: int,

@@ -21,7 +21,7 @@ per role, from this seat's view alone. Then:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Optional, Sequence
 
 from sgs_runtime.agents import Agent, legal, pick_in_order, valid_players
 from sgs_runtime.agents.beliefs import Belief, role_table, side_of
@@ -52,14 +52,14 @@ from sgs_runtime.state.seatview import SeatView, as_view
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
 
-NO_HINTS = AiHints()
+NO_HINTS: Final = AiHints()
 #: target modes that fix their own targets (the score of such a card is _fixed_score's)
-_FIXED_MODES = ("self", "all", "others", "none")
-_UNBOUNDED = float("inf")
+_FIXED_MODES: Final = ("self", "all", "others", "none")
+_UNBOUNDED: Final = float("inf")
 
 #: How much a player of one side wants to harm a player of each side (the lord himself apart).
 #: The lord's side holds its fire unless it is all but sure not to hit a friend; rebels less so.
-ROLE_HOSTILITY: dict[str, dict[str, float]] = {
+ROLE_HOSTILITY: Final[dict[str, dict[str, float]]] = {
     "lord": {"lord": -25.0, "rebel": 1.0, "alone": 0.6},
     "rebel": {"lord": 1.5, "rebel": -1.2, "alone": 0.6},
 }

@@ -19,7 +19,7 @@ import json
 import os
 import random
 from dataclasses import dataclass, field
-from typing import IO, Any, Callable, Generator, Iterable, Optional, Sequence
+from typing import IO, Any, Callable, Final, Generator, Iterable, Optional, Sequence
 
 from sgs_runtime.errors import GameError, IllegalDecision, LimitExceeded
 from sgs_runtime.records.replay import encode
@@ -501,7 +501,7 @@ class Game:
 
 # ---------------------------------------------------------------------- helpers
 
-_NOT_FORCED = object()
+_NOT_FORCED: Final = object()
 
 
 def forced_answer(req: Request) -> Any:

@@ -9,7 +9,7 @@ is shuffled into a new draw pile; when both are empty the game ends in a draw.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Final, Iterable, Optional, Sequence
 
 from sgs_runtime.resolution.triggers import fire
 from sgs_runtime.state.chance import shuffle
@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game, Gen
     from sgs_runtime.state.definitions import Trigger
 
-OWNED = ("hand", "equip", "judge")
+OWNED: Final = ("hand", "equip", "judge")
 
 
 def physical(cards: Iterable[AnyCard] | AnyCard | None) -> list[Card]:

@@ -8,7 +8,7 @@ they call (moves, use, respond, hp, judge) and in the content.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Final, Iterable, Optional, Sequence
 
 from sgs_runtime.errors import GameError, LimitExceeded
 from sgs_runtime.resolution import hp as _hp
@@ -26,7 +26,7 @@ from sgs_runtime.state.model import AnyCard, Card, Player, VirtualCard, Zone
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Gen
 
-DEFAULT_ZONES = ("hand", "equip")
+DEFAULT_ZONES: Final = ("hand", "equip")
 
 
 # ------------------------------------------------------------------ values
@@ -285,7 +285,7 @@ def ask_confirm(f: Frame, player: Player, prompt: str) -> "Gen":
 # ------------------------------------------------------------------ hp
 
 
-NO_CARD: Any = object()  # `damage` without `with CARD`: the card whose effect this is, if any
+NO_CARD: Final[Any] = object()  # `damage` without `with CARD`: the card whose effect this is, if any
 
 
 def damage(f: Frame, source: Optional[Player], target: Player, amount: int, nature: Optional[str],

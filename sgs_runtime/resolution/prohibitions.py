@@ -18,7 +18,7 @@ those actions asks :func:`forbidden`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Final, Optional
 
 from sgs_runtime.state.frame import Frame
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
     from sgs_runtime.state.model import AnyCard, Player
 
-ACTIONS = ("use", "play", "discard", "target")
+ACTIONS: Final = ("use", "play", "discard", "target")
 
 
 class Ban:

@@ -12,7 +12,7 @@ its owner an illegal target for the cards its condition names (空城, 谦逊).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Final, Sequence
 
 from sgs_runtime.errors import GameError
 from sgs_runtime.state.definitions import Quantity
@@ -23,7 +23,7 @@ from sgs_runtime.state.statecache import recall, remember
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
 
-INF = 10**6
+INF: Final = 10**6
 
 
 def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
@@ -100,7 +100,7 @@ def epoch_stable(g: "Game", q: Quantity) -> bool:
 
 
 #: how deeply quantities may ask each other (a modifier of one reading another ...)
-MAX_QUANTITY_DEPTH = 40
+MAX_QUANTITY_DEPTH: Final = 40
 
 
 def _quantity(g: "Game", q: Quantity, args: Sequence[Any]) -> Any:

@@ -18,7 +18,7 @@ Players with nothing to answer with are not asked.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Final, Optional, Sequence
 
 from sgs_runtime.resolution.moves import clear_processing, move
 from sgs_runtime.resolution.prohibitions import forbids_play, forbids_use
@@ -46,7 +46,7 @@ from sgs_runtime.state.model import AnyCard, Card, Player
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game, Gen
 
-RESCUE = "rescue"
+RESCUE: Final = "rescue"
 
 
 def _kind_matches(g: "Game", kind: CardKind, patterns: frozenset[str], player: Player,

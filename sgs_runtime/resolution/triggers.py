@@ -15,7 +15,7 @@ timing), no further trigger fires at that point.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Final, Optional, Union
 
 from sgs_runtime.resolution.requests import ConfirmRequest, OrderRequest
 from sgs_runtime.state.events import TIMINGS, DyingEvent, Event, SignalEvent, UseEvent
@@ -102,7 +102,7 @@ def fire(g: "Game", timing: str, event: Event,
     return _fire(g, timing, event, owners, extra)
 
 
-_NOTHING: tuple[()] = ()
+_NOTHING: Final[tuple[()]] = ()
 
 
 def _watch(g: "Game", timing: str, event: Event, extra: Optional[dict[int, list["Trigger"]]]) -> None:

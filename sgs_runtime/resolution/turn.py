@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Final, Optional
 
 from sgs_runtime.errors import UsageError
 from sgs_runtime.resolution.requests import OptionRequest
@@ -102,7 +102,7 @@ def _bonus(g: "Game", role: str) -> int:
 
 
 #: The one option the engine itself reads: it names an entry of ``role_table_variants``.
-ROLE_TABLE_OPTION = "role_table"
+ROLE_TABLE_OPTION: Final = "role_table"
 
 
 def role_table(g: "Game") -> list[str]:
@@ -147,7 +147,7 @@ def _stand_in(template: Hero, seat: int) -> Hero:
 
 
 #: (id of a template hero, seat) -> (the template, its stand-in for that seat)
-_STAND_INS: dict[tuple[int, int], tuple[Hero, Hero]] = {}
+_STAND_INS: Final[dict[tuple[int, int], tuple[Hero, Hero]]] = {}
 
 
 def select_heroes(g: "Game", roles: list[str]) -> "Gen":

@@ -10,7 +10,7 @@ Types are short strings: ``num``, ``bool``, ``text``, ``player``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Final, Optional
 
 from sgs_runtime.resolution.prohibitions import forbids_target
 from sgs_runtime.resolution.quantities import seat_distance
@@ -54,7 +54,7 @@ def _cards_in(zone: str) -> Getter:
     return lambda p: list(p.zone(zone).cards) if p.zone(zone) is not None else []
 
 
-PLAYER_ATTRS: dict[str, tuple[str, Getter, str]] = {
+PLAYER_ATTRS: Final[dict[str, tuple[str, Getter, str]]] = {
     "hp": ("num", Field("hp"), "current HP"),
     "max_hp": ("num", Field("max_hp"), "maximum HP"),
     "lost_hp": ("num", Field("lost_hp"), "max HP minus HP"),
@@ -82,7 +82,7 @@ PLAYER_ATTRS: dict[str, tuple[str, Getter, str]] = {
     "chained": ("bool", Field("chained"), "in the chained state (铁索连环); assignable: `p.chained = true`"),
 }
 
-CARD_ATTRS: dict[str, tuple[str, Getter, str]] = {
+CARD_ATTRS: Final[dict[str, tuple[str, Getter, str]]] = {
     "name": ("sym:card", Field("kind.id"), "the card's name (its kind id); `c is slash` tests the family"),
     "nature": ("sym:nature", Field("kind.nature"), "normal, fire or thunder"),
     "suit": ("sym:suit", Field("suit"), "suit; none for a card made of several cards or of none"),
@@ -100,7 +100,7 @@ CARD_ATTRS: dict[str, tuple[str, Getter, str]] = {
     "zone": ("sym:zone", lambda c: c.zone.name if c.zone is not None else None, "the zone it is in"),
 }
 
-JUDGE_ATTRS: dict[str, tuple[str, Getter, str]] = {
+JUDGE_ATTRS: Final[dict[str, tuple[str, Getter, str]]] = {
     "card": ("card", Field("card"), "the final judge card"),
     "suit": ("sym:suit", Field("suit"), "the result's suit"),
     "color": ("sym:color", Field("color"), "the result's colour"),
@@ -114,20 +114,20 @@ JUDGE_ATTRS: dict[str, tuple[str, Getter, str]] = {
 #: (``Game.epoch``), so a quantity that reads no more than these, the equipment slots (``p.weapon``),
 #: its parameters, constants, :data:`EPOCH_FUNCTIONS` and quantities of the same kind is remembered
 #: for an epoch rather than for one state version (:mod:`sgs_dsl.epochs`, quantities.py).
-EPOCH_ATTRS = frozenset({"alive", "dead", "seat", "equip", "range", "slot"})
+EPOCH_ATTRS: Final = frozenset({"alive", "dead", "seat", "equip", "range", "slot"})
 #: the functions of that kind (``seat_distance`` counts the living seats)
-EPOCH_FUNCTIONS = frozenset({"seat_distance"})
+EPOCH_FUNCTIONS: Final = frozenset({"seat_distance"})
 
-EVENT_COMMON: dict[str, tuple[str, Getter, str]] = {
+EVENT_COMMON: Final[dict[str, tuple[str, Getter, str]]] = {
     "cancelled": ("bool", Field("cancelled"), "cancelled by a trigger"),
 }
 
-LIST_ATTRS: dict[str, tuple[str, Getter, str]] = {
+LIST_ATTRS: Final[dict[str, tuple[str, Getter, str]]] = {
     "count": ("num", lambda xs: len(xs) if xs is not None else 0, "number of items"),
     "empty": ("bool", lambda xs: not xs, "no items"),
 }
 
-SYMBOLS: dict[str, tuple[str, ...]] = {
+SYMBOLS: Final[dict[str, tuple[str, ...]]] = {
     "suit": ("spade", "heart", "club", "diamond"),
     "color": ("red", "black"),
     "type": ("basic", "trick", "equip"),
@@ -222,7 +222,7 @@ def _role_count(f: "Frame", role: str) -> int:
 
 
 # name -> (argument types, result type, implementation, doc); "*" repeats the last
-FUNCTIONS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
+FUNCTIONS: Final[dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]]] = {
     "count": (("list",), "num", _count, "number of items of a list"),
     "first": (("list",), "elem", _first, "first item of a list, or none"),
     "last": (("list",), "elem", _last, "last item of a list, or none"),
@@ -247,7 +247,7 @@ FUNCTIONS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
 }
 
 # comprehension functions: f(x from xs where cond)
-COMPREHENSIONS = {
+COMPREHENSIONS: Final = {
     "count": "num",
     "any": "bool",
     "all": "bool",
@@ -256,7 +256,7 @@ COMPREHENSIONS = {
 }
 
 # player methods: name -> (argument types, result, implementation(player, frame, *args), doc)
-PLAYER_METHODS: dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]] = {
+PLAYER_METHODS: Final[dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]]] = {
     "mark": (("mark",), "num", lambda p, f, name: p.marks.get(name, 0), "the number of a mark"),
     "has_skill": (("sym:skill",), "bool",
                   lambda p, f, sid: f.game.skillset.has(p, sid), "has a skill now"),
@@ -326,7 +326,7 @@ def dynamic_getter(kind: type, name: str) -> Callable[[Any], Any]:
 
 
 #: (type, attribute) -> getter, filled as values of each type are met
-_DYNAMIC: dict[tuple[type, str], Callable[[Any], Any]] = {}
+_DYNAMIC: Final[dict[tuple[type, str], Callable[[Any], Any]]] = {}
 
 
 def dynamic_get(v: Any, name: str) -> Any:

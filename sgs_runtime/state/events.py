@@ -14,7 +14,7 @@ a signal is a timing whose subject is the player whose effect sent it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar, Final, Optional
 
 from sgs_runtime.native import mypyc_attr
 from sgs_runtime.state.model import AnyCard, Card, Player
@@ -357,7 +357,7 @@ class Timing:
 
 
 _T = Timing
-TIMINGS: dict[str, Timing] = {t.name: t for t in [
+TIMINGS: Final[dict[str, Timing]] = {t.name: t for t in [
     _T("game_start", GameEvent, None, doc="the game begins, after hands are dealt"),
     _T("turn_start", TurnEvent, "player", doc="a turn begins"),
     _T("turn_end", TurnEvent, "player", doc="a turn ends"),

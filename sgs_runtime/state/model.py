@@ -14,18 +14,18 @@ pipeline) change that, and :func:`sgs_runtime.runs.invariants.check` verifies it
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Optional, Sequence
+from typing import Any, Final, Iterable, Iterator, Optional, Sequence
 
 from sgs_runtime.state.cardview import CardView
 from sgs_runtime.state.definitions import CardKind, Hero, Skill
 
-SUITS = ("spade", "heart", "club", "diamond")
-SUIT_SIGN = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
-SIGN_SUIT = {"♠": "spade", "♥": "heart", "♣": "club", "♦": "diamond",
+SUITS: Final = ("spade", "heart", "club", "diamond")
+SUIT_SIGN: Final = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
+SIGN_SUIT: Final = {"♠": "spade", "♥": "heart", "♣": "club", "♦": "diamond",
              "S": "spade", "H": "heart", "C": "club", "D": "diamond"}
-RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
-TEXT_RANK = {"A": 1, "J": 11, "Q": 12, "K": 13}
-COLOR = {"spade": "black", "club": "black", "heart": "red", "diamond": "red"}
+RANK_TEXT: Final = {1: "A", 11: "J", 12: "Q", 13: "K"}
+TEXT_RANK: Final = {"A": 1, "J": 11, "Q": 12, "K": 13}
+COLOR: Final = {"spade": "black", "club": "black", "heart": "red", "diamond": "red"}
 
 
 def rank_text(rank: int) -> str:

@@ -28,7 +28,7 @@ at every step.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Final, Optional, Sequence
 
 from sgs_runtime.errors import GameError
 from sgs_runtime.state.frame import Frame
@@ -38,8 +38,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.state.definitions import Modifier, Prohibition, Skill, Trigger
     from sgs_runtime.state.model import Player
 
-_NOBODY: frozenset[int] = frozenset()
-_NONE: list[Any] = []  # (shared, never changed)
+_NOBODY: Final[frozenset[int]] = frozenset()
+_NONE: Final[list[Any]] = []  # (shared, never changed)
 
 
 def _reaches_others(skill: "Skill") -> bool:
@@ -50,7 +50,7 @@ def _reaches_others(skill: "Skill") -> bool:
 
 
 #: where a skill comes from
-SOURCES = ("hero", "gained", "equipment", "copied", "granted", "rules")
+SOURCES: Final = ("hero", "gained", "equipment", "copied", "granted", "rules")
 
 
 class Held:

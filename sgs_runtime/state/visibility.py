@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Final, Iterable, Optional
 
 from sgs_runtime.state.model import Card, VirtualCard
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.state.model import Player, Zone
 
 #: the bit set of every seat
-EVERYONE = -1
+EVERYONE: Final = -1
 
 
 def bit(seat: int) -> int:
@@ -138,7 +138,7 @@ class HiddenCard:
 
 #: which of the fields a request may hide cards in its class has (``against``, ``event``, ``candidates``):
 #: looked up once per class, since asking an object for a field it lacks costs an exception each time
-_REQUEST_FIELDS: dict[type, tuple[bool, bool, bool]] = {}
+_REQUEST_FIELDS: Final[dict[type, tuple[bool, bool, bool]]] = {}
 
 
 def _request_fields(req: Any) -> tuple[bool, bool, bool]:
