@@ -341,6 +341,7 @@ class PlayAction:
                 self.view_as, tuple([id(p) for p in self.secondary]), self.recast, self.as_card)
 
 
+@mypyc_attr(serializable=True)  # (kept by a request's functions, which a copy of the game copies)
 class TargetPool:
     """The targets a play option may choose, to be looked at one player at a time: an agent that wants
     only a few of them stops looking once it has them (:attr:`PlayRequest.target_pool`).
@@ -355,8 +356,6 @@ class TargetPool:
     >>> odd.listed()
     [1, 3]
     """
-
-    __slots__ = ("pool", "legal", "lo", "hi", "_listed")
 
     def __init__(self, pool: list[Any], legal: Callable[[Any], bool], lo: int, hi: int) -> None:
         self.pool = pool
