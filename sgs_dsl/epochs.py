@@ -25,6 +25,8 @@ frozenset()
 frozenset({'distance'})
 >>> epoch_reads(T.Attr((1, 1), me, "hp", (1, 4)), {"distance"}, set()) is None  # HP changes within an epoch
 True
+>>> epoch_reads(T.Compare((1, 1), "==", me, T.Name((1, 7), "current")), set(), set()) is None  # whose turn it is
+True
 """
 
 from __future__ import annotations
@@ -37,8 +39,14 @@ from sgs_runtime.resolution.vocabulary import EPOCH_ATTRS, EPOCH_FUNCTIONS
 
 __all__ = ["epoch_reads", "join_reads"]
 
-#: the nodes that read nothing of the state by themselves (what they hold is looked at in turn)
+#: the nodes that read nothing of the state by themselves (what they hold is looked at in turn; a name
+#: only when it is a variable or a constant: :data:`STATE_NAMES`)
 _NEUTRAL = (A.Num, A.Str, A.Name, A.Const, A.ListExpr, A.BinOp, A.Compare, A.BoolOp, A.Not, A.Neg, A.CondExpr)
+
+#: the language's global names that read the state as it is now (the compiler's globals): whose turn it
+#: is, the phase, the living players from the current one ... An expression that names one is remembered
+#: for one version only. (``players``, every seat, and ``inf`` never change.)
+STATE_NAMES = frozenset({"alive", "others", "current", "phase", "resolving", "unused_heroes", "givers"})
 
 
 def epoch_reads(tree: Any, quantities: AbstractSet[str], slots: AbstractSet[str]) -> Optional[frozenset[str]]:
@@ -59,6 +67,8 @@ def epoch_reads(tree: Any, quantities: AbstractSet[str], slots: AbstractSet[str]
         elif isinstance(node, A.Attr):
             if node.name not in EPOCH_ATTRS and node.name not in slots:
                 return None
+        elif isinstance(node, A.Name) and node.id in STATE_NAMES:
+            return None
         elif not isinstance(node, _NEUTRAL):
             return None
     return frozenset(asked)

@@ -1056,6 +1056,9 @@ class Loader:
         spec = D.TargetSpec(mode=mode, min=int(raw.get("min", 1 if mode == "choose" else 0)))
         spec.max = self.expr(doc, path + ("max",), C.Scope(dict(base)))
         spec.filter = self.expr(doc, path + ("filter",), C.Scope(dict(base, target="player")))
+        if spec.filter is not None:
+            spec.filter_reads = E.epoch_reads(self.parse(doc, path + ("filter",), block=False),
+                                              self.env.quantities.keys(), self.env.slots)
         spec.respect_prohibitions = bool(raw.get("prohibitions", True))
         spec.dead = bool(raw.get("dead", False))
         spec.valid = self.expr(doc, path + ("valid",), C.Scope(dict(base, targets="players")))

@@ -179,3 +179,45 @@ def test_an_equipment_move_finds_again_the_skills_of_its_player_only() -> None:
         assert [(h.skill.id, h.source) for h in g.skillset.held(p)] == fresh
         assert (g.skillset.held(p) is before[p.seat]) == (p is not a)  # the others' sets were kept
     assert "defensive_horse" in [s.id for s in g.skillset.of(a)]
+
+
+def test_a_target_filter_is_remembered_for_the_epoch_when_it_asks_only_such_quantities() -> None:
+    from sgs_runtime.resolution.use import eligible, target_spec
+    from sgs_runtime.state.model import Card
+
+    slash, snatch = CONTENT.cards["slash"], CONTENT.cards["snatch"]
+    assert slash.use is not None and snatch.use is not None
+    assert slash.use.targets.filter_reads == {"in_attack_range", "slash_unbounded"}
+    assert snatch.use.targets.filter_reads is None  # it reads the target's cards: one version only
+    g = started()
+    a, b = g.players[0], g.players[2]
+    card = Card(999, slash, "spade", 7)
+    spec = target_spec(card)
+    ok = eligible(g, a, b, card, spec)
+    key = ("filter", id(spec), id(a), id(b), id(card))
+    assert g.epoch_cache.get(g.epoch, key) is not None
+    g.touch()  # a new state version: the filter's answer stands for the epoch
+    assert g.epoch_cache.get(g.epoch, key) is not None and eligible(g, a, b, card, spec) == ok
+    g.bump()
+    assert g.epoch_cache.get(g.epoch, key) is None
+
+
+def test_a_filter_said_to_read_less_than_it_does_is_caught_by_the_check() -> None:
+    from dataclasses import replace
+
+    snatch = CONTENT.cards["snatch"]
+    assert snatch.use is not None
+    spec = snatch.use.targets
+    try:  # (the content is shared: the wrong word is taken back)
+        snatch.use.targets = replace(spec, filter_reads=frozenset())  # as if the hands it reads never changed
+        failed = []
+        for seed in range(30):
+            g = Game(CONTENT, RULES, players=5, seed=game_seed(seed, 0), keep_log=False)
+            g.check_caches = True
+            try:
+                g.play([RandomAgent(seed * 31 + i) for i in range(5)])
+            except GameError as exc:
+                failed.append(str(exc))
+        assert failed and all("cache check: filter" in f for f in failed)
+    finally:
+        snatch.use.targets = spec

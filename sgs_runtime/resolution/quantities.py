@@ -99,6 +99,20 @@ def epoch_stable(g: "Game", q: Quantity) -> bool:
     return stable
 
 
+def epoch_stable_reads(g: "Game", reads: frozenset[str]) -> bool:
+    """Whether an expression that asks the quantities ``reads`` and reads nothing else that changes within
+    a skill epoch (``epoch_reads``) changes now only with the skill sets: each of them is so
+    (:func:`epoch_stable`), and so are the skill sets and the cards (no filter skill in force)."""
+    if not g.skillset.settled or g.card_view.filtering():
+        return False
+    quantities = g.rules.quantities
+    for name in reads:
+        q = quantities.get(name)
+        if q is None or not epoch_stable(g, q):
+            return False
+    return True
+
+
 #: how deeply quantities may ask each other (a modifier of one reading another ...)
 MAX_QUANTITY_DEPTH: Final = 40
 
