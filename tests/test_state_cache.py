@@ -15,6 +15,7 @@ from sgs_runtime.errors import GameError
 from sgs_runtime.resolution.game import Game
 from sgs_runtime.resolution.quantities import quantity
 from sgs_runtime.runs.simulate import game_seed, play_one
+from sgs_runtime.state.model import Card
 from sgs_runtime.state.statecache import StateCache
 
 CONTENT = load_content()
@@ -159,7 +160,7 @@ def _run(gen: object) -> None:
         raise AssertionError(f"asked {req!r}")
 
 
-def _free_horse(g: Game) -> object:
+def _free_horse(g: Game) -> Card:
     return next(c for c in g.cards if c.kind.equip is not None and c.kind.equip.slot == "defensive_horse"
                 and (c.zone is None or c.zone.name != "equip"))
 
@@ -183,7 +184,6 @@ def test_an_equipment_move_finds_again_the_skills_of_its_player_only() -> None:
 
 def test_a_target_filter_is_remembered_for_the_epoch_when_it_asks_only_such_quantities() -> None:
     from sgs_runtime.resolution.use import eligible, target_spec
-    from sgs_runtime.state.model import Card
 
     slash, snatch = CONTENT.cards["slash"], CONTENT.cards["snatch"]
     assert slash.use is not None and snatch.use is not None
