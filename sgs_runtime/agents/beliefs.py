@@ -227,7 +227,7 @@ class _Plan:
         return self.sums
 
     def loops(self, weights: Sequence[Sequence[float]]) -> list[list[float]]:
-        """The sums taken term by term in lists (before :meth:`written_out`; the same bits)."""
+        """The sums taken term by term in lists (until :meth:`written_out`; the same bits)."""
         n, k, size = self.seats, self.roles, self.size
         forward = _ways(weights, n, self.forward, size, False)  # forward[i]: the first i seats
         backward = _ways(weights, n, self.backward, size, True)  # backward[n - i]: the seats from i on
@@ -346,9 +346,11 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
     return sums(weights)
 
 
-#: a plan's sums are written out as Python (compiling them costs some hundred microseconds) once they are
-#: asked for this many times; till then they are taken in lists
-WRITE_OUT_AT: Final = 8
+#: a plan's sums are written out as Python once they are asked for this many times; till then they are
+#: taken in lists. Compiling them costs about as much as 150 to 200 sums in lists save (300 to 450 µs
+#: against 2 µs a sum, for the plans of a 5-player game): written out at about that many uses, a plan
+#: never costs more than twice what the better choice, known in advance, would have cost
+WRITE_OUT_AT: Final = 128
 
 
 def _ways(rows: Sequence[Sequence[float]], n: int, steps: list[_Step], size: int,
