@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
 
-from sgs_runtime.resolution.vocabulary import SYMBOLS
+from sgs_runtime.resolution.vocabulary import COMPREHENSIONS, FUNCTIONS, SYMBOLS
 from sgs_runtime.state import definitions as D
 from sgs_runtime.state.events import TIMINGS, SignalEvent
 from sgs_runtime.state.model import SIGN_SUIT, SUITS, TEXT_RANK
@@ -1019,6 +1019,8 @@ class Loader:
         spec = D.UseSpec(in_play=bool(raw.get("in_play", False)))
         spec.condition = self.expr(doc, path + ("if",), C.Scope(dict(base)))
         spec.limit = self.expr(doc, path + ("limit",), C.Scope(dict(base)))
+        if spec.limit is not None:
+            spec.limit_call = self._quantity_call(self.parse(doc, path + ("limit",), block=False))
         spec.limit_group = raw.get("limit_group", "")
         if "targets" in raw:
             spec.targets = self.compile_targets(doc, path + ("targets",), raw["targets"], base)
@@ -1051,10 +1053,28 @@ class Loader:
                     names.append(name)
         return names
 
+    def _quantity_call(self, tree: Any) -> Optional[D.QuantityCall]:
+        """``tree`` as a :class:`QuantityCall` when it is one quantity asked of ``me`` and ``card`` (the
+        variables of a use's limit and of its targets' most), else None. A name the language calls
+        otherwise first (its functions) is not a quantity here, as it is not to the compiler."""
+        if not isinstance(tree, A.Call) or not isinstance(tree.func, A.Name):
+            return None
+        name = tree.func.id
+        params = self.env.quantities.get(name)
+        if params is None or name in FUNCTIONS or name in C.KEYED or name in COMPREHENSIONS \
+                or name in ("distinct", "most", "least", "any", "all", "select", "option"):
+            return None
+        names = [a.id for a in tree.args if isinstance(a, A.Name) and a.id in ("me", "card")]
+        if len(names) != len(tree.args) or len(names) != len(params):
+            return None
+        return D.QuantityCall(name, tuple(names))
+
     def compile_targets(self, doc: Document, path: PathKey, raw: dict[str, Any], base: dict[str, str]) -> D.TargetSpec:
         mode = raw.get("mode", "choose")
         spec = D.TargetSpec(mode=mode, min=int(raw.get("min", 1 if mode == "choose" else 0)))
         spec.max = self.expr(doc, path + ("max",), C.Scope(dict(base)))
+        if spec.max is not None and set(base) == {"me", "card"}:
+            spec.max_call = self._quantity_call(self.parse(doc, path + ("max",), block=False))
         spec.filter = self.expr(doc, path + ("filter",), C.Scope(dict(base, target="player")))
         if spec.filter is not None:
             spec.filter_reads = E.epoch_reads(self.parse(doc, path + ("filter",), block=False),

@@ -173,3 +173,31 @@ def test_the_table_gathered_by_index_is_the_slices_joined(alive: list[bool], sea
     assert _round(ps, seat, seat, True) == [p for p in ps[seat:] if p in living] + [p for p in ps[:seat] if p in living]
     assert _round(ps, seat + 1, seat, True) == [p for p in ps[seat + 1:] if p in living] + \
         [p for p in ps[:seat] if p in living]
+
+
+@pytest.mark.parametrize(("rules", "seed"), [("identity", 3), ("identity_all", 7)])
+def test_a_limit_or_most_asked_as_its_quantity_is_what_its_snippet_gives(content: Any, rules: str, seed: int) -> None:
+    """``limit: slash_uses(me)`` and ``max: slash_targets(me, card)`` are asked as their quantity
+    (``QuantityCall``), with no frame and no snippet: the same numbers, at every play decision."""
+    from sgs_runtime.resolution.quantities import quantity
+    from sgs_runtime.state.frame import Frame
+
+    g = Game(content, content.ruleset(rules), players=8, seed=seed, keep_log=False)
+    bots = [HeuristicAgent(seed * 31 + i) for i in range(8)]
+    compared = 0
+    req = g.start()
+    while req is not None:
+        if isinstance(req, PlayRequest):
+            p = req.player
+            for card in p.hand.cards:
+                use = card.kind.use
+                if use is None:
+                    continue
+                for call, fn in ((use.limit_call, use.limit), (use.targets.max_call, use.targets.max)):
+                    if call is not None and fn is not None:
+                        args = [p if a == "me" else card for a in call.args]
+                        assert quantity(g, call.name, args) == fn(Frame(g, {"me": p, "card": card}))
+                        compared += 1
+        req = g.answer(ask_agent(g, bots[req.player.seat], req))
+    assert compared > 20
+    assert content.cards["slash"].use.limit_call is not None  # (the built-in Slash is asked so)

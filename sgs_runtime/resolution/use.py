@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.resolution.moves import clear_processing, equip, move
 from sgs_runtime.resolution.prohibitions import forbids_target, forbids_use
-from sgs_runtime.resolution.quantities import epoch_stable_reads
+from sgs_runtime.resolution.quantities import epoch_stable_reads, quantity
 from sgs_runtime.resolution.requests import PlayAction, PlayOption, PlayRequest, TargetPool
 from sgs_runtime.resolution.triggers import count_use, fire, fire_deferred
 from sgs_runtime.state.definitions import CardChoice, CardKind, Skill, TargetSpec, ViewAs
@@ -143,7 +143,10 @@ def target_ok(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, p: Playe
 def target_bounds(g: "Game", user: Player, card: AnyCard, spec: TargetSpec) -> tuple[int, int]:
     lo = spec.min
     hi = lo
-    if spec.max is not None:
+    call = spec.max_call
+    if call is not None and call.name in g.rules.quantities:  # (as within_limit)
+        hi = int(quantity(g, call.name, [user if a == "me" else card for a in call.args]))
+    elif spec.max is not None:
         hi = int(spec.max(Frame(g, {"me": user, "card": card})))
     return lo, max(lo, hi)
 
@@ -225,7 +228,13 @@ def within_limit(g: "Game", user: Player, card: AnyCard) -> bool:
     spec = card.kind.use
     if spec is None or spec.limit is None:
         return True
-    allowed = spec.limit(Frame(g, {"me": user, "card": card}))
+    call = spec.limit_call
+    if call is not None and call.name in g.rules.quantities:
+        # one quantity of me and card: asked itself, no frame and no snippet (a quantity these rules lack
+        # is asked through the snippet, whose error names the content's line)
+        allowed = quantity(g, call.name, [user if a == "me" else card for a in call.args])
+    else:
+        allowed = spec.limit(Frame(g, {"me": user, "card": card}))
     return bool(user.uses.get(limit_key(card.kind), 0) < allowed)
 
 

@@ -60,6 +60,7 @@ class TargetSpec:
     mode: str = "choose"
     min: int = 1
     max: Optional[ExprFn] = None  # None: exactly ``min``
+    max_call: Optional["QuantityCall"] = None  # ``max`` when it is one quantity of me and card
     filter: Optional[ExprFn] = None  # vars: me, target, card
     then: list["SecondaryTarget"] = field(default_factory=list)
     respect_prohibitions: bool = True
@@ -81,12 +82,24 @@ class SecondaryTarget:
 
 @mypyc_attr(serializable=True)
 @dataclass
+class QuantityCall:
+    """An expression that is one quantity asked of the user and the card, nothing more (``limit:
+    slash_uses(me)``, ``max: slash_targets(me, card)``): the runtime asks the quantity itself, with no
+    frame made and no snippet run. ``args``: each argument, ``me`` or ``card``."""
+
+    name: str
+    args: tuple[str, ...]
+
+
+@mypyc_attr(serializable=True)
+@dataclass
 class UseSpec:
     """How a card kind is used."""
 
     in_play: bool = False  # may be used on one's own initiative in the play phase
     condition: Optional[ExprFn] = None  # vars: me, card
     limit: Optional[ExprFn] = None  # uses allowed per play phase (vars: me, card)
+    limit_call: Optional[QuantityCall] = None  # ``limit`` when it is one quantity of me and card
     limit_group: str = ""  # uses are counted per group (default: the card kind's id)
     targets: TargetSpec = field(default_factory=TargetSpec)
     rescue: Optional[ExprFn] = None  # usable on a dying player when this holds (vars me, target)
