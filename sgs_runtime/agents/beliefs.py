@@ -348,9 +348,10 @@ def marginals(weights: Sequence[Sequence[float]], counts: Sequence[int]) -> list
 
 #: a plan's sums are written out as Python once they are asked for this many times; till then they are
 #: taken in lists. Compiling them costs about as much as 150 to 200 sums in lists save (300 to 450 µs
-#: against 2 µs a sum, for the plans of a 5-player game): written out at about that many uses, a plan
-#: never costs more than twice what the better choice, known in advance, would have cost
-WRITE_OUT_AT: Final = 128
+#: against 2 µs a sum, for the plans of a 5-player game), yet nearly every plan asked for 8 times is asked
+#: for hundreds of times: written out at the 128th use instead, 5 heuristic games counted 4% more
+#: instructions. A count of roles seen only a few times is never compiled
+WRITE_OUT_AT: Final = 8
 
 
 def _ways(rows: Sequence[Sequence[float]], n: int, steps: list[_Step], size: int,

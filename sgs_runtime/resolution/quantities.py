@@ -99,32 +99,6 @@ def epoch_stable(g: "Game", q: Quantity) -> bool:
     return stable
 
 
-def epoch_stable_reads(g: "Game", reads: frozenset[str]) -> bool:
-    """Whether an expression that asks the quantities ``reads`` and reads nothing else that changes within
-    a skill epoch (``epoch_reads``) changes now only with the skill sets: each of them is so
-    (:func:`epoch_stable`), and so are the skill sets and the cards (no filter skill in force)."""
-    if not g.skillset.settled:
-        return False
-    epoch = g.epoch
-    cache = g.epoch_cache
-    if cache.version != epoch:
-        cache.at(epoch)
-    got = cache.groups.get(reads)  # (decided once per epoch, as epoch_stable decides each quantity)
-    if got is not None:
-        return got
-    stable = not g.card_view.filtering()
-    if stable:
-        quantities = g.rules.quantities
-        for name in reads:
-            q = quantities.get(name)
-            if q is None or not epoch_stable(g, q):
-                stable = False
-                break
-    if g.epoch == epoch and g.skillset.settled:
-        cache.groups[reads] = stable
-    return stable
-
-
 #: how deeply quantities may ask each other (a modifier of one reading another ...)
 MAX_QUANTITY_DEPTH: Final = 40
 

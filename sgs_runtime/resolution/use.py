@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.resolution.moves import clear_processing, equip, move
 from sgs_runtime.resolution.prohibitions import forbids_target, forbids_use
-from sgs_runtime.resolution.quantities import epoch_stable_reads, quantity
+from sgs_runtime.resolution.quantities import quantity
 from sgs_runtime.resolution.requests import PlayAction, PlayOption, PlayRequest, TargetPool
 from sgs_runtime.resolution.triggers import count_use, fire, fire_deferred
 from sgs_runtime.state.definitions import CardChoice, CardKind, Skill, TargetSpec, ViewAs
@@ -60,33 +60,13 @@ def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: Targe
 def _eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
     if not target.alive and not spec.dead:
         return False
-    if spec.filter is not None and not _filter_passes(g, user, target, card, spec):
+    if spec.filter is not None and not spec.filter(Frame(g, {"me": user, "target": target, "card": card})):
         return False
     if spec.respect_prohibitions and forbids_target(g, user, target, card):
         return False
     if card.kind.delayed is not None and any(c.kind.id == card.kind.id for c in target.judge.cards):
         return False  # no two delayed tricks of one name in a judge area
     return True
-
-
-def _filter_passes(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
-    """Whether ``target`` passes ``spec``'s filter, remembered for the skill epoch when the filter reads
-    only what changes with the skill sets (:attr:`TargetSpec.filter_reads`, each quantity it asks of that
-    kind now, as quantities.py decides) and the card is one of the deck (a card made for one check is not
-    kept for an epoch)."""
-    flt = spec.filter
-    assert flt is not None
-    reads = spec.filter_reads
-    if reads is None or isinstance(card, VirtualCard) or not epoch_stable_reads(g, reads):
-        return bool(flt(Frame(g, {"me": user, "target": target, "card": card})))
-    key = ("filter", id(spec), id(user), id(target), id(card))
-    hit = recall(g, key, True)
-    if hit is not None:
-        return bool(hit[0])
-    epoch = g.epoch
-    value = bool(flt(Frame(g, {"me": user, "target": target, "card": card})))
-    remember(g, epoch, key, value, (spec, user, target, card), True)
-    return value
 
 
 def secondary_candidates(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, target: Player,

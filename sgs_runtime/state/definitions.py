@@ -66,9 +66,6 @@ class TargetSpec:
     respect_prohibitions: bool = True
     dead: bool = False  # dead players may be targeted (转世: a sacrifice to the dead)
     valid: Optional[ExprFn] = None  # a check of the whole choice, in order (vars: me, targets, card)
-    #: the quantities ``filter`` asks when it reads nothing else that changes within a skill epoch, as a
-    #: quantity's :attr:`Quantity.reads` (its answer is then remembered for the epoch); None: it reads more
-    filter_reads: Optional[frozenset[str]] = None
 
 
 @mypyc_attr(serializable=True)

@@ -43,22 +43,19 @@ if TYPE_CHECKING:  # pragma: no cover
 class StateCache:
     """One state version's remembered answers, keyed by the question."""
 
-    __slots__ = ("version", "entries", "kinds", "groups")
+    __slots__ = ("version", "entries", "kinds")
 
     def __init__(self) -> None:
         self.version = -1
         self.entries: dict[tuple[Any, ...], tuple[Any, Sequence[Any]]] = {}
         #: a word about a whole kind of question, by name, for the same version (quantities.epoch_stable)
         self.kinds: dict[str, bool] = {}
-        #: the same word about a group of kinds together (quantities.epoch_stable_reads)
-        self.groups: dict[frozenset[str], bool] = {}
 
     def at(self, version: int) -> dict[tuple[Any, ...], tuple[Any, Sequence[Any]]]:
         """The entries made at ``version`` (everything older is dropped when the version moved on)."""
         if self.version != version:
             self.entries.clear()
             self.kinds.clear()
-            self.groups.clear()
             self.version = version
         return self.entries
 
