@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 from hypothesis import given
@@ -47,21 +47,27 @@ def test_has_targets_agrees_with_the_full_listing_at_every_play_decision(content
     """``has_targets`` (which stops at the first witness and reads only the least number of
     targets) says yes exactly when the full listing has enough targets."""
     g = Game(content, content.ruleset("identity"), players=5, seed=seed, keep_log=False)
-    bots = [HeuristicAgent(seed * 31 + i) for i in range(5)]
     checked = 0
+    for req in _play_decisions(g, seed):
+        p = req.player
+        for card in p.hand.cards:
+            spec = target_spec(card)
+            if card.kind.use is None or spec.mode != "choose":
+                continue
+            full = candidates(g, p, card, spec)
+            assert has_targets(g, p, card, spec) == (len(full) >= max(spec.min, 1))
+            checked += 1
+    assert checked > 0
+
+
+def _play_decisions(g: Game, seed: int) -> Iterator[PlayRequest]:
+    """Play ``g`` out with heuristic bots, giving each play request before it is answered."""
+    bots = [HeuristicAgent(seed * 31 + i) for i in range(g.num_players)]
     req = g.start()
     while req is not None:
         if isinstance(req, PlayRequest):
-            p = req.player
-            for card in p.hand.cards:
-                spec = target_spec(card)
-                if card.kind.use is None or spec.mode != "choose":
-                    continue
-                full = candidates(g, p, card, spec)
-                assert has_targets(g, p, card, spec) == (len(full) >= max(spec.min, 1))
-                checked += 1
+            yield req
         req = g.answer(ask_agent(g, bots[req.player.seat], req))
-    assert checked > 0
 
 
 class _BothWays(HeuristicAgent):
@@ -183,21 +189,17 @@ def test_a_limit_or_most_asked_as_its_quantity_is_what_its_snippet_gives(content
     from sgs_runtime.state.frame import Frame
 
     g = Game(content, content.ruleset(rules), players=8, seed=seed, keep_log=False)
-    bots = [HeuristicAgent(seed * 31 + i) for i in range(8)]
     compared = 0
-    req = g.start()
-    while req is not None:
-        if isinstance(req, PlayRequest):
-            p = req.player
-            for card in p.hand.cards:
-                use = card.kind.use
-                if use is None:
-                    continue
-                for call, fn in ((use.limit_call, use.limit), (use.targets.max_call, use.targets.max)):
-                    if call is not None and fn is not None:
-                        args = [p if a == "me" else card for a in call.args]
-                        assert quantity(g, call.name, args) == fn(Frame(g, {"me": p, "card": card}))
-                        compared += 1
-        req = g.answer(ask_agent(g, bots[req.player.seat], req))
+    for req in _play_decisions(g, seed):
+        p = req.player
+        for card in p.hand.cards:
+            use = card.kind.use
+            if use is None:
+                continue
+            for call, fn in ((use.limit_call, use.limit), (use.targets.max_call, use.targets.max)):
+                if call is not None and fn is not None:
+                    args = [p if a == "me" else card for a in call.args]
+                    assert quantity(g, call.name, args) == fn(Frame(g, {"me": p, "card": card}))
+                    compared += 1
     assert compared > 20
     assert content.cards["slash"].use.limit_call is not None  # (the built-in Slash is asked so)
