@@ -161,6 +161,26 @@ def _response_kind(value: Any) -> str:
     return value.kind.id if hasattr(value, "kind") else str(value)
 
 
+#: the calls the compiler reads as forms of their own before it looks for a function or a quantity
+#: of that name (:meth:`Compiler._e_Call`)
+_FORMS = frozenset({"distinct", "most", "least", "any", "all", "select", "option"})
+
+
+def quantity_call(env: Env, tree: Any, variables: tuple[str, ...]) -> Optional[tuple[str, tuple[str, ...]]]:
+    """``(quantity, argument names)`` when the expression ``tree`` is nothing but a quantity asked of
+    some of ``variables`` (``slash_uses(me)``), as :meth:`Compiler._e_Call` compiles it; else None."""
+    if not isinstance(tree, A.Call) or not isinstance(tree.func, A.Name):
+        return None
+    name = tree.func.id
+    params = env.quantities.get(name)
+    if params is None or name in _FORMS or name in FUNCTIONS:
+        return None
+    names = [a.id for a in tree.args if isinstance(a, A.Name) and a.id in variables]
+    if len(names) != len(tree.args) or len(names) != len(params):
+        return None
+    return name, tuple(names)
+
+
 class Compiler:
     def __init__(self, env: Env, file: str) -> None:
         self.env = env

@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence
 
-from sgs_runtime.resolution.vocabulary import COMPREHENSIONS, FUNCTIONS, SYMBOLS
+from sgs_runtime.resolution.vocabulary import SYMBOLS
 from sgs_runtime.state import definitions as D
 from sgs_runtime.state.events import TIMINGS, SignalEvent
 from sgs_runtime.state.model import SIGN_SUIT, SUITS, TEXT_RANK
@@ -1055,19 +1055,9 @@ class Loader:
 
     def _quantity_call(self, tree: Any) -> Optional[D.QuantityCall]:
         """``tree`` as a :class:`QuantityCall` when it is one quantity asked of ``me`` and ``card`` (the
-        variables of a use's limit and of its targets' most), else None. A name the language calls
-        otherwise first (its functions) is not a quantity here, as it is not to the compiler."""
-        if not isinstance(tree, A.Call) or not isinstance(tree.func, A.Name):
-            return None
-        name = tree.func.id
-        params = self.env.quantities.get(name)
-        if params is None or name in FUNCTIONS or name in C.KEYED or name in COMPREHENSIONS \
-                or name in ("distinct", "most", "least", "any", "all", "select", "option"):
-            return None
-        names = [a.id for a in tree.args if isinstance(a, A.Name) and a.id in ("me", "card")]
-        if len(names) != len(tree.args) or len(names) != len(params):
-            return None
-        return D.QuantityCall(name, tuple(names))
+        variables of a use's limit and of its targets' most), else None."""
+        got = C.quantity_call(self.env, tree, ("me", "card"))
+        return D.QuantityCall(*got) if got is not None else None
 
     def compile_targets(self, doc: Document, path: PathKey, raw: dict[str, Any], base: dict[str, str]) -> D.TargetSpec:
         mode = raw.get("mode", "choose")
