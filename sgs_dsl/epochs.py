@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import AbstractSet, Any, Optional
 
 from sgs_dsl import ast as A
+from sgs_dsl.compiler import GLOBALS
 from sgs_dsl.parser import walk
 from sgs_runtime.resolution.vocabulary import EPOCH_ATTRS, EPOCH_FUNCTIONS
 
@@ -43,10 +44,13 @@ __all__ = ["epoch_reads", "join_reads"]
 #: only when it is a variable or a constant: :data:`STATE_NAMES`)
 _NEUTRAL = (A.Num, A.Str, A.Name, A.Const, A.ListExpr, A.BinOp, A.Compare, A.BoolOp, A.Not, A.Neg, A.CondExpr)
 
-#: the language's global names that read the state as it is now (the compiler's globals): whose turn it
-#: is, the phase, the living players from the current one ... An expression that names one is remembered
-#: for one version only. (``players``, every seat, and ``inf`` never change.)
-STATE_NAMES = frozenset({"alive", "others", "current", "phase", "resolving", "unused_heroes", "givers"})
+#: the language's global names whose value never changes: every seat, and a number larger than any count
+STEADY_NAMES = frozenset({"players", "inf"})
+
+#: the language's global names that read the state as it is now (every global of the compiler but the
+#: steady ones, so that a global added later counts as reading it): whose turn it is, the phase, the living
+#: players from the current one ... An expression that names one is remembered for one version only.
+STATE_NAMES = frozenset(GLOBALS) - STEADY_NAMES
 
 
 def epoch_reads(tree: Any, quantities: AbstractSet[str], slots: AbstractSet[str]) -> Optional[frozenset[str]]:
