@@ -44,7 +44,7 @@ from sgs_runtime.resolution.requests import (
     Response,
 )
 from sgs_runtime.state.chance import below
-from sgs_runtime.state.definitions import AiHints, CardKind
+from sgs_runtime.state.definitions import AiHints, CardKind, ExprFn
 from sgs_runtime.state.events import UseEvent
 from sgs_runtime.state.model import AnyCard, Card, Player
 from sgs_runtime.state.seatview import SeatView, as_view
@@ -483,15 +483,8 @@ class HeuristicAgent(Agent):
         pool to be checked (:class:`~sgs_runtime.resolution.requests.TargetPool`): a player is looked at only
         where the pick comes to it, and the pick is the one of the legal players listed. (The rankings are
         stable sorts: ranking the pool, then leaving out who is not legal, ranks the legal the same.)"""
-        aim = hints.aim
-        view = self.view
         me = self.me
-
-        def suits(p: Player) -> bool:
-            if legal is not None and not legal(p):
-                return False
-            return aim is None or view is None or bool(aim(view.frame({"me": me, "target": p})))
-
+        suits = _Suits(legal, hints.aim, self.view, me)
         chosen: list[Player]
         if hints.targets == "friend" or hints.intent == "help":
             ranked = sorted(cands, key=lambda p: (self.hostility(p), p.hp - p.max_hp))
@@ -691,6 +684,26 @@ class HeuristicAgent(Agent):
                 return h.hp + 1.5 * len(h.skills) + h.ai.value / 10 + self.rng.random()
             return max(range(len(req.options)), key=lambda i: score(req.options[i]))
         return below(self.rng, len(req.options))
+
+
+class _Suits:
+    """Whether a player suits a card's aim (its hints' ``aim``) and, given a pool's ``legal``, may be
+    chosen: a callable object, not a closure, so that the closures that call it make no cycle (a
+    decision's garbage is then freed without the cyclic collector)."""
+
+    def __init__(self, legal: Optional[Callable[[Player], bool]], aim: Optional[ExprFn], view: Optional["SeatView"],
+                 me: Optional[Player]) -> None:
+        self.legal = legal
+        self.aim = aim
+        self.view = view
+        self.me = me
+
+    def __call__(self, p: Player) -> bool:
+        legal = self.legal
+        if legal is not None and not legal(p):
+            return False
+        aim, view = self.aim, self.view
+        return aim is None or view is None or bool(aim(view.frame({"me": self.me, "target": p})))
 
 
 def _first(players: Sequence[Player], n: int, take: Callable[[Player], bool]) -> list[Player]:

@@ -614,36 +614,54 @@ def option_card(g: "Game", opt: PlayOption, cards: Sequence[Card]) -> Optional[A
 
 
 def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
+    """The play request of ``player`` now, or None when nothing is usable. What it asks of the game is
+    answered by a :class:`_PlayAsks` (bound methods: no closure that refers to itself, so a request and
+    everything it found are freed when it is dropped, without the cyclic collector)."""
     opts = play_options(g, player)
     if not opts:
         return None
+    asks = _PlayAsks(g, player, opts)
+    return PlayRequest(player, "play phase: use a card or a skill, or end the phase", options=opts,
+                       card_choices=asks.card_choices, card_step=asks.card_step, target_choices=asks.target_choices,
+                       secondary_choices=asks.secondary_choices, validate=asks.validate,
+                       target_pool=asks.target_pool)
 
-    def card_choices(opt: PlayOption) -> tuple[list[Card], int, Optional[int]]:
+
+class _PlayAsks:
+    """What a play request asks of the game while it waits (nothing changes meanwhile): the cards an
+    option may take, its targets, whether an action is legal."""
+
+    def __init__(self, g: "Game", player: Player, opts: list[PlayOption]) -> None:
+        self.g = g
+        self.player = player
+        self.opts = opts
+        #: the target pools found, by option and cards (their ids: each pool keeps the card it checks
+        #: against, so the ids of a key stay taken)
+        self.pools: dict[tuple[int, ...], TargetPool] = {}
+
+    def card_choices(self, opt: PlayOption) -> tuple[list[Card], int, Optional[int]]:
         choice = _option_choice(opt)
         if choice is None:
             return [], 0, 0
-        return choice_pool(g, player, choice), choice.min, choice.max
+        return choice_pool(self.g, self.player, choice), choice.min, choice.max
 
-    def card_step(opt: PlayOption, chosen: list[Card], card: Card) -> bool:
+    def card_step(self, opt: PlayOption, chosen: list[Card], card: Card) -> bool:
         choice = _option_choice(opt)
-        return choice is not None and choice_step_ok(g, player, choice, chosen, card)
+        return choice is not None and choice_step_ok(self.g, self.player, choice, chosen, card)
 
-    pools: dict[tuple[int, ...], TargetPool] = {}
-
-    def target_pool(opt: PlayOption, cards: list[Card]) -> TargetPool:
-        # found once per option and cards while the request waits (nothing changes meanwhile); it keeps
-        # the card it checks against, so the ids of the key stay taken
+    def target_pool(self, opt: PlayOption, cards: list[Card]) -> TargetPool:
         key = (id(opt), *[id(c) for c in cards]) if cards else (id(opt),)
-        got = pools.get(key)
+        got = self.pools.get(key)
         if got is None:
-            got = pools[key] = pool_of(opt, cards)
+            got = self.pools[key] = self.pool_of(opt, cards)
         return got
 
-    def target_choices(opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
-        tp = target_pool(opt, cards)
+    def target_choices(self, opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
+        tp = self.target_pool(opt, cards)
         return tp.listed(), tp.lo, tp.hi
 
-    def pool_of(opt: PlayOption, cards: list[Card]) -> TargetPool:
+    def pool_of(self, opt: PlayOption, cards: list[Card]) -> TargetPool:
+        g, player = self.g, self.player
         if opt.recast:
             return TargetPool([], _no_target, 0, 0)
         if opt.active and opt.skill is not None:
@@ -664,17 +682,13 @@ def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
         return TargetPool(_target_pool(g, player, spec.dead, False),
                           lambda p: target_ok(g, player, chosen_card, spec, p), lo, hi)
 
-    def validate(action: PlayAction) -> Optional[str]:
-        return validate_play(g, player, opts, action)
+    def validate(self, action: PlayAction) -> Optional[str]:
+        return validate_play(self.g, self.player, self.opts, action)
 
-    def secondary_choices(opt: PlayOption, cards: list[Card], target: Player, index: int) -> list[Player]:
-        card = option_card(g, opt, cards)
+    def secondary_choices(self, opt: PlayOption, cards: list[Card], target: Player, index: int) -> list[Player]:
+        card = option_card(self.g, opt, cards)
         assert card is not None
-        return secondary_candidates(g, player, card, target_spec(card), target, index)
-
-    return PlayRequest(player, "play phase: use a card or a skill, or end the phase", options=opts,
-                       card_choices=card_choices, card_step=card_step, target_choices=target_choices,
-                       secondary_choices=secondary_choices, validate=validate, target_pool=target_pool)
+        return secondary_candidates(self.g, self.player, card, target_spec(card), target, index)
 
 
 def _no_target(p: Player) -> bool:
