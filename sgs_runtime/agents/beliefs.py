@@ -382,12 +382,12 @@ class _Table:
         counts = view.role_counts()
         roles = sorted(counts)
         hidden = dict(counts)  # (a plain dict: a Counter costs more to make than the rest of a look-up)
-        known: dict[int, dict[str, float]] = {}
+        known: dict[int, list[float]] = {}
         unknown: list[int] = []
         for p in players:
             role = view.role_of(p)
             if role is not None:
-                known[p.seat] = {r: (1.0 if r == role else 0.0) for r in roles}
+                known[p.seat] = [1.0 if r == role else 0.0 for r in roles]
                 hidden[role] = hidden.get(role, 0) - 1
             else:
                 unknown.append(p.seat)
@@ -413,10 +413,12 @@ class Belief:
         self.seat = seat
         self.seen = 0  # public records read
         self.evidence: dict[int, float] = {}  # seat -> how much it worked against the lord's side
-        self._probs: dict[int, dict[str, float]] = {}
         self._changes = 0  # evidence updates so far
         self._key: Optional[tuple[object, ...]] = None  # what the cached probabilities were worked out from
-        self._leans: dict[int, float] = {}  # seat -> lean, for the cached probabilities
+        # the cached probabilities: seat -> its row (a probability per role of the table, in its order)
+        self._rows: list[list[float]] = []
+        self._leans: list[float] = []  # seat -> lean, for the cached rows
+        self._probs: Optional[dict[int, dict[str, float]]] = None  # the rows as dictionaries, once asked for
         self._source: Optional[list[Any]] = None  # the game's public records read (one game's)
         # what the probabilities are worked out on besides the evidence, for the roles known now (_table)
         self._table_key: Optional[tuple[object, ...]] = None
@@ -435,7 +437,7 @@ class Belief:
         self._source = records
         if self.seen >= len(records):
             return
-        lean: Optional[dict[int, float]] = None  # every seat's lean before this update's evidence
+        lean: Optional[list[float]] = None  # every seat's lean before this update's evidence
         content = view.content
         for rec in records[self.seen:]:
             sign = act_sign(content, rec)
@@ -445,7 +447,7 @@ class Belief:
             if src == dst:
                 continue
             if lean is None:  # (taken at the first record that tells something, before any evidence is added)
-                lean = self._leans_now(view)
+                lean = self.leans(view)
             weight = WEIGHTS.get(what, 0.5) * max(1, amount) * sign
             # harming someone on one side is working for the other side; helping, for theirs
             self._add(src, -weight * lean[dst])
@@ -453,63 +455,83 @@ class Belief:
                 self._add(dst, -weight * lean[src] * VICTIM_SHARE)
         self.seen = len(records)
 
-    def _leans_now(self, view: "SeatView") -> dict[int, float]:
-        """Every seat's lean, the probabilities worked out (or found the same) once for all of them."""
-        holding = self._holding
-        if not holding:
-            self.hold()
-        try:
-            return {s: self.lean(view, s) for s in range(len(view.players))}
-        finally:
-            if not holding:
-                self.release()
-
     def _add(self, seat: int, amount: float) -> None:
         got = self.evidence.get(seat, 0.0) + amount
         self.evidence[seat] = max(-EVIDENCE_BOUND, min(EVIDENCE_BOUND, got))
         self._changes += 1
 
-    def probabilities(self, view: "SeatView") -> dict[int, dict[str, float]]:
-        """Seat -> role -> probability, for every seat (this one and the revealed ones are certain).
-
-        The dictionaries are the belief's own, kept while nothing changes: read them, do not change them."""
-        if self._held == self._changes:
-            return self._probs
+    def _current(self, view: "SeatView") -> _Table:
+        """The table the cached rows and leans are for, the rows worked out again first if the evidence or
+        the roles shown have changed since."""
+        table = self._table
+        if self._held == self._changes and table is not None:
+            return table
         if self._holding:
             self._held = self._changes  # (from now until release: worked out below, or found the same)
         revealed = tuple([p.role_revealed for p in view.players])
         key = (self._changes, revealed, id(view.rules))
-        if key == self._key:
-            return self._probs
-        self._leans = {}
+        if key == self._key and table is not None:
+            return table
         table_key = (revealed, id(view.rules))
-        table = self._table
         if table is None or table_key != self._table_key:
             table = self._table = _Table(view)
             self._table_key = table_key
-        roles = table.roles
-        probs: dict[int, dict[str, float]] = {}
+        k = len(table.roles)
+        rows: list[list[float]] = [[] for _ in range(len(view.players))]
         for seat, row in table.known.items():
-            probs[seat] = row  # (the table's own row: what the probabilities give is read, never changed)
+            rows[seat] = row
         unknown = table.unknown
         left = table.left
         if table.fits:
             evidence = self.evidence
             weights = [[math.exp(evidence.get(s, 0.0) * a) for a in table.align] for s in unknown]
-            k = len(roles)
             found = marginals(weights, left)
             for i in range(len(unknown)):  # (indexed: a zip is two iterators in the compiled build)
-                s, got = unknown[i], found[i]
-                dist: dict[str, float] = {}
-                for j in range(k):  # (a plain loop: dict(zip(...)) is a generic call in the compiled build)
-                    dist[roles[j]] = got[j]
-                probs[s] = dist
+                rows[unknown[i]] = found[i]
         else:  # known roles that do not fit the table (a set-up game): the counts of what is left, evenly
             total = sum(left) or 1
             for s in unknown:
-                probs[s] = {r: c / total for r, c in zip(roles, left)}
-        self._probs, self._key = probs, key  # (the known seats first, then the others: as always)
+                rows[s] = [c / total for c in left]
+        align = table.align
+        leans: list[float] = []
+        for row in rows:
+            lean = 0.0  # (added up in the roles' order, as sum() of 3.11 does: the same bits in both builds)
+            for j in range(k):
+                lean += row[j] * align[j]
+            leans.append(lean)
+        self._rows, self._leans, self._probs, self._key = rows, leans, None, key
+        return table
+
+    def probabilities(self, view: "SeatView") -> dict[int, dict[str, float]]:
+        """Seat -> role -> probability, for every seat (this one and the revealed ones are certain).
+
+        The dictionaries are the belief's own, kept while nothing changes (the same object): read them,
+        do not change them."""
+        table = self._current(view)
+        probs = self._probs
+        if probs is None:
+            roles = table.roles
+            probs = {}
+            for seat in table.known:  # (the known seats first, then the others: as always)
+                probs[seat] = dict(zip(roles, self._rows[seat]))
+            for seat in table.unknown:
+                probs[seat] = dict(zip(roles, self._rows[seat]))
+            self._probs = probs
         return probs
+
+    def roles(self, view: "SeatView") -> list[str]:
+        """The roles in the order of a row (:meth:`row`)."""
+        return self._current(view).roles
+
+    def row(self, view: "SeatView", seat: int) -> list[float]:
+        """One seat's probability of each role, in the order of :meth:`roles` (the belief's own list: read it)."""
+        self._current(view)
+        return self._rows[seat]
+
+    def leans(self, view: "SeatView") -> list[float]:
+        """Every seat's lean (:meth:`lean`), by seat: the belief's own list, kept while nothing changes."""
+        self._current(view)
+        return self._leans
 
     def hold(self) -> None:
         """A decision begins: nothing a bot could see changes while it decides, so the probabilities
@@ -529,12 +551,5 @@ class Belief:
 
     def lean(self, view: "SeatView", seat: int) -> float:
         """The expected alignment of ``seat``: -1 surely with the lord, +1 surely a rebel."""
-        probs = self.probabilities(view)[seat]  # (first: it forgets the leans when the probabilities change)
-        got = self._leans.get(seat)
-        if got is None:
-            align = role_table(view.rules).alignments
-            total = 0.0  # (added up in the roles' order, as sum() of 3.11 does: the same bits in both builds)
-            for r, p in probs.items():
-                total += p * align.get(r, 0.0)
-            got = self._leans[seat] = total
-        return got
+        self._current(view)
+        return self._leans[seat]

@@ -140,10 +140,12 @@ class HeuristicAgent(Agent):
                 return -4.0 if role_side == "lord" else 4.0
             wants = ROLE_HOSTILITY[role_side]
             sides = role_table(self.view.rules)
-            probs = self.belief_of().of(self.view, p.seat)
+            belief = self.belief_of()
+            row = belief.row(self.view, p.seat)
+            roles = belief.roles(self.view)
             got = 0.0  # (sums here are plain loops, in the order sum() of 3.11 adds: the same bits, no generator)
-            for r, pr in probs.items():
-                got += pr * wants[sides.side(r)]
+            for j in range(len(roles)):
+                got += row[j] * wants[sides.side(roles[j])]
             return max(-3.0, min(3.0, got))
         # the traitor: keep the balance (help the stronger side's enemies), the lord last
         lean = self.side(p)
