@@ -203,3 +203,18 @@ def test_a_limit_or_most_asked_as_its_quantity_is_what_its_snippet_gives(content
                     compared += 1
     assert compared > 20
     assert content.cards["slash"].use.limit_call is not None  # (the built-in Slash is asked so)
+
+
+def test_a_beliefs_rows_are_its_probabilities_in_the_order_of_its_roles(content: Any) -> None:
+    g = Game(content, content.ruleset("identity"), players=6, seed=9, keep_log=False)
+    bots = [HeuristicAgent(90 + i) for i in range(6)]
+    g.play(bots)
+    for bot in bots:
+        if bot.belief is None or bot.view is None:
+            continue
+        view = bot.view
+        probs = bot.belief.probabilities(view)
+        roles = bot.belief.roles(view)
+        for seat in range(len(view.players)):
+            assert dict(zip(roles, bot.belief.row(view, seat))) == probs[seat]
+            assert bot.belief.leans(view)[seat] == bot.belief.lean(view, seat)

@@ -164,7 +164,7 @@ def warm_start(tree: Path) -> list[str]:
 
 #: tests run in the compiled copy too (the whole suite runs on the pure tree)
 COMPILED_TESTS = ["tests/test_hostile_answers.py", "tests/test_hidden_information.py", "tests/test_request_inits.py",
-                  "tests/test_beliefs.py", "tests/test_chance.py", "tests/test_state_cache.py"]
+                  "tests/test_beliefs.py", "tests/test_chance.py", "tests/test_state_cache.py", "tests/test_garbage.py"]
 
 
 def check(tree: Path, games: int) -> list[str]:

@@ -148,6 +148,32 @@ _Step = list[tuple[int, int, int]]
 _Sums = Callable[[Sequence[Sequence[float]]], list[list[float]]]
 
 
+def _sweep(order: Sequence[int], mult: list[int], free: list[list[int]],
+           positive: Optional[tuple[tuple[bool, ...], ...]]) -> tuple[list[_Step], list[list[int]]]:
+    """The steps of a sweep over the seats in ``order`` (:class:`_Plan`), and the count vectors each step
+    reaches, in the order first reached (the sums are taken in that order). A seat takes a role where its
+    weight is positive (all do where ``positive`` is None)."""
+    reached = [0]
+    steps: list[_Step] = []
+    reach = [reached]
+    for i in order:
+        seen: set[int] = set()
+        nxt: list[int] = []
+        terms: _Step = []
+        for used in reached:
+            for r in free[used]:
+                if positive is None or positive[i][r]:
+                    to = used + mult[r]
+                    if to not in seen:
+                        seen.add(to)
+                        nxt.append(to)
+                    terms.append((used, to, r))
+        steps.append(terms)
+        reach.append(nxt)
+        reached = nxt
+    return steps, reach
+
+
 class _Plan:
     """Which terms :func:`marginals` adds, and in which order: they depend only on the counts and on
     which weights are positive (a zero weight adds no term), so they are found once for all weights.
@@ -181,40 +207,14 @@ class _Plan:
 
     def __init__(self, counts: Sequence[int], positive: Optional[tuple[tuple[bool, ...], ...]], n: int) -> None:
         mult, full, free = _states(counts)
-
-        def takes(i: int, r: int) -> bool:
-            return positive is None or positive[i][r]
-
-        def sweep(order: Sequence[int]) -> tuple[list[_Step], list[list[int]]]:
-            # the count vectors each step reaches, in the order first reached (the sums are taken in that order)
-            reached = [0]
-            steps: list[_Step] = []
-            reach = [reached]
-            for i in order:
-                seen: set[int] = set()
-                nxt: list[int] = []
-                terms: _Step = []
-                for used in reached:
-                    for r in free[used]:
-                        if takes(i, r):
-                            to = used + mult[r]
-                            if to not in seen:
-                                seen.add(to)
-                                nxt.append(to)
-                            terms.append((used, to, r))
-                steps.append(terms)
-                reach.append(nxt)
-                reached = nxt
-            return steps, reach
-
         self.size = full + 1
         self.seats = n  # (how many: the counts' sum)
         self.roles = len(counts)
-        self.forward, reached = sweep(range(n))
-        self.backward = sweep(range(n - 1, -1, -1))[0]
+        self.forward, reached = _sweep(range(n), mult, free, positive)
+        self.backward = _sweep(range(n - 1, -1, -1), mult, free, positive)[0]
         #: for each seat: (count vector before it, its role, count vector of the seats after it)
         self.joins = [[(before, r, full - before - mult[r]) for before in reached[i] for r in free[before]
-                       if takes(i, r)] for i in range(n)]
+                       if positive is None or positive[i][r]] for i in range(n)]
         self.uses = 0  # (how many times the sums were asked for: written out at the WRITE_OUT_AT-th)
         self.sums: Optional[_Sums] = None
 

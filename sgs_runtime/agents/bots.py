@@ -681,10 +681,9 @@ class HeuristicAgent(Agent):
         assert self.view is not None
         heroes = self.view.content.heroes
         if req.options and all(o in heroes for o in req.options):
-            def score(hid: str) -> float:
-                h = heroes[hid]
-                return h.hp + 1.5 * len(h.skills) + h.ai.value / 10 + self.rng.random()
-            return max(range(len(req.options)), key=lambda i: score(req.options[i]))
+            scores = [heroes[hid].hp + 1.5 * len(heroes[hid].skills) + heroes[hid].ai.value / 10 + self.rng.random()
+                      for hid in req.options]
+            return max(range(len(scores)), key=scores.__getitem__)
         return below(self.rng, len(req.options))
 
 
