@@ -482,9 +482,13 @@ class Belief:
             rows[seat] = row
         unknown = table.unknown
         left = table.left
+        align = table.align
         if table.fits:
             evidence = self.evidence
-            weights = [[math.exp(evidence.get(s, 0.0) * a) for a in table.align] for s in unknown]
+            weights: list[list[float]] = []
+            for s in unknown:
+                e = evidence.get(s, 0.0)
+                weights.append([math.exp(e * a) for a in align])
             found = marginals(weights, left)
             for i in range(len(unknown)):  # (indexed: a zip is two iterators in the compiled build)
                 rows[unknown[i]] = found[i]
@@ -492,7 +496,6 @@ class Belief:
             total = sum(left) or 1
             for s in unknown:
                 rows[s] = [c / total for c in left]
-        align = table.align
         leans: list[float] = []
         for row in rows:
             lean = 0.0  # (added up in the roles' order, as sum() of 3.11 does: the same bits in both builds)

@@ -76,6 +76,8 @@ class HeuristicAgent(Agent):
         self.styles = style if style is not None else NAMED["plain"]  # the habits of each place (styles.py)
         self.belief: Optional[Belief] = None  # what this seat believes of the hidden roles
         self._hostile: dict[int, float] = {}  # this decision's hostilities (nothing changes while deciding)
+        #: how hostile my side is to each role, in the order of my belief's roles: (those roles, my side, the values)
+        self._role_wants: Optional[tuple[list[str], str, list[float]]] = None
         self._stronger: Optional[bool] = None  # this decision's _rebels_stronger() (a traitor's reading)
         self._deciding = False  # within decide: what the table shows holds till the answer
         self._lord: Optional[Player] = None  # this decision's lord(), once _lord_known
@@ -138,14 +140,18 @@ class HeuristicAgent(Agent):
         if role_side in ("lord", "rebel"):
             if p is lord:
                 return -4.0 if role_side == "lord" else 4.0
-            wants = ROLE_HOSTILITY[role_side]
-            sides = role_table(self.view.rules)
             belief = self.belief_of()
-            row = belief.row(self.view, p.seat)
             roles = belief.roles(self.view)
+            wanted = self._role_wants
+            if wanted is None or wanted[0] is not roles or wanted[1] != role_side:
+                # (the roles' list is the belief's table's: a new table, a new list; this one keeps it alive)
+                wants, sides = ROLE_HOSTILITY[role_side], role_table(self.view.rules)
+                wanted = self._role_wants = (roles, role_side, [wants[sides.side(r)] for r in roles])
+            vector = wanted[2]
+            row = belief.row(self.view, p.seat)
             got = 0.0  # (sums here are plain loops, in the order sum() of 3.11 adds: the same bits, no generator)
-            for j in range(len(roles)):
-                got += row[j] * wants[sides.side(roles[j])]
+            for j in range(len(vector)):
+                got += row[j] * vector[j]
             return max(-3.0, min(3.0, got))
         # the traitor: keep the balance (help the stronger side's enemies), the lord last
         lean = self.side(p)
