@@ -505,6 +505,14 @@ class Belief:
         self._rows, self._leans, self._probs, self._key = rows, leans, None, key
         return table
 
+    def stamp(self, view: "SeatView") -> object:
+        """What the probabilities now are worked out from (the evidence, the roles shown): the same object
+        while they stay the same, so that a watcher can tell at a glance that nothing changed."""
+        self._current(view)
+        key = self._key
+        assert key is not None
+        return key
+
     def probabilities(self, view: "SeatView") -> dict[int, dict[str, float]]:
         """Seat -> role -> probability, for every seat (this one and the revealed ones are certain).
 

@@ -46,6 +46,18 @@ def _belief(agent: Any, role: str) -> Optional[Belief]:
     return got if isinstance(got, Belief) else None
 
 
+def _chance(row: list[float], roles: list[str], role: str) -> float:
+    """The probability a belief's row (:meth:`Belief.row`, in the order of ``roles``) gives ``role``.
+
+    >>> _chance([0.25, 0.75], ["lord", "rebel"], "rebel"), _chance([1.0], ["lord"], "rebel")
+    (0.75, 0.0)
+    """
+    for j in range(len(roles)):
+        if roles[j] == role:
+            return row[j]
+    return 0.0
+
+
 #: whether an agent of each class keeps a belief (an attribute ``belief``)
 _KEEPS_BELIEF: dict[type, bool] = {}
 
@@ -58,8 +70,9 @@ class ReadingMeter:
         self.sums: dict[str, float] = {}  # observer role -> sum of P(true role)
         self.prior: dict[str, float] = {}  # observer role -> sum of the counts-only probability
         self.counts: dict[str, int] = {}  # observer role -> (decision, player) pairs
-        #: seat -> the probabilities its belief gave at its last decision, and what they added up to
-        self._last: dict[int, tuple[dict[int, dict[str, float]], tuple[float, float, int]]] = {}
+        #: seat -> the stamp of its belief's probabilities at its last decision (:meth:`Belief.stamp`), and
+        #: what they added up to
+        self._last: dict[int, tuple[object, tuple[float, float, int]]] = {}
 
     def wrap(self, agents: Sequence[Any]) -> list[Any]:
         """The agents, each reporting to this meter after its decisions."""
@@ -72,20 +85,21 @@ class ReadingMeter:
         if belief is None:
             return
         view = self.game.view_for(me.seat)
-        probs = belief.probabilities(view)
+        stamp = belief.stamp(view)
         last = self._last.get(me.seat)
-        # the same probabilities object as at this seat's last decision: the same evidence and the same
-        # roles shown, so the same sums
-        if last is not None and last[0] is probs:
+        # the same stamp as at this seat's last decision: the same evidence and the same roles shown,
+        # so the same probabilities and the same sums
+        if last is not None and last[0] is stamp:
             got = last[1]
         else:
             hidden = [p for p in self.game.players if view.role_of(p) is None]
             left: dict[str, int] = {}
             for p in hidden:
                 left[p.role] = left.get(p.role, 0) + 1
-            got = (sum(probs[p.seat].get(p.role, 0.0) for p in hidden),
+            roles = belief.roles(view)
+            got = (sum(_chance(belief.row(view, p.seat), roles, p.role) for p in hidden),
                    sum(left[p.role] / len(hidden) for p in hidden), len(hidden))
-            self._last[me.seat] = (probs, got)
+            self._last[me.seat] = (stamp, got)
         if not got[2]:
             return
         role = me.role
