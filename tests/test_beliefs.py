@@ -265,3 +265,43 @@ def test_a_bot_that_plays_a_second_game_starts_a_new_belief(content) -> None:  #
     bot.observe(second.view_for(0))
     assert bot.belief.evidence == {} and bot.belief.seen == len(second.public)
     assert bot.belief.probabilities(second.view_for(0)) == _probs(second, 0)
+
+
+class _LongWay:
+    """Around a metered bot: after each of its decisions, what the meter should add, worked out the long way
+    (the belief's probabilities as dictionaries, the hidden players asked of the view one by one)."""
+
+    def __init__(self, metered: Any, bot: HeuristicAgent, game: Game, totals: dict[str, list[float]]) -> None:
+        self.metered, self.bot, self.game, self.totals = metered, bot, game, totals
+
+    def decide(self, request: Any, view: Any) -> Any:
+        answer = self.metered.decide(request, view)
+        me = request.player
+        assert self.bot.belief is not None
+        seat_view = self.game.view_for(me.seat)
+        probs = self.bot.belief.probabilities(seat_view)
+        hidden = [p for p in self.game.players if seat_view.role_of(p) is None]
+        if hidden:
+            left: dict[str, int] = {}
+            for p in hidden:
+                left[p.role] = left.get(p.role, 0) + 1
+            row = self.totals.setdefault(me.role, [0.0, 0.0, 0])
+            row[0] += sum(probs[p.seat].get(p.role, 0.0) for p in hidden)
+            row[1] += sum(left[p.role] / len(hidden) for p in hidden)
+            row[2] += len(hidden)
+        return answer
+
+
+@pytest.mark.parametrize("players,seed", [(5, 2), (8, 6)])
+def test_the_role_reading_meter_adds_what_the_beliefs_probabilities_give(content: Any, players: int, seed: int) -> None:
+    """The meter of ``sgs simulate`` reads a belief's rows, and only when its stamp changed: it adds up, bit for
+    bit, what the probabilities' dictionaries give after every decision."""
+    from sgs_runtime.runs.rolereading import ReadingMeter
+
+    g = Game(content, content.ruleset("identity"), players=players, seed=seed, keep_log=False)
+    meter = ReadingMeter(g)
+    bots = [HeuristicAgent(seed * 31 + i) for i in range(players)]
+    totals: dict[str, list[float]] = {}
+    g.play([_LongWay(m, b, g, totals) for m, b in zip(meter.wrap(bots), bots)])
+    belief = meter.summary()["belief"]
+    assert belief and belief == totals

@@ -539,6 +539,11 @@ class Belief:
         self._current(view)
         return self._rows[seat]
 
+    def unknown(self, view: "SeatView") -> list[int]:
+        """The seats whose roles this seat does not know, in seat order (the belief's own list, the same while
+        the roles shown stay the same: read it)."""
+        return self._current(view).unknown
+
     def leans(self, view: "SeatView") -> list[float]:
         """Every seat's lean (:meth:`lean`), by seat: the belief's own list, kept while nothing changes."""
         self._current(view)

@@ -73,6 +73,9 @@ class ReadingMeter:
         #: seat -> the stamp of its belief's probabilities at its last decision (:meth:`Belief.stamp`), and
         #: what they added up to
         self._last: dict[int, tuple[object, tuple[float, float, int]]] = {}
+        #: seat -> the seats whose roles its belief does not know (:meth:`Belief.unknown`: the same list while
+        #: the roles shown stay the same), what the counts alone give their true roles, and how many they are
+        self._prior: dict[int, tuple[list[int], float, int]] = {}
 
     def wrap(self, agents: Sequence[Any]) -> list[Any]:
         """The agents, each reporting to this meter after its decisions."""
@@ -92,13 +95,17 @@ class ReadingMeter:
         if last is not None and last[0] is stamp:
             got = last[1]
         else:
-            hidden = [p for p in self.game.players if view.role_of(p) is None]
-            left: dict[str, int] = {}
-            for p in hidden:
-                left[p.role] = left.get(p.role, 0) + 1
+            unknown = belief.unknown(view)  # (the seats whose roles it does not know, in seat order)
+            players = self.game.players
+            prior = self._prior.get(me.seat)
+            if prior is None or prior[0] is not unknown:  # (the counts-only figure changes with the roles shown)
+                hidden = [players[s].role for s in unknown]
+                left: dict[str, int] = {}
+                for r in hidden:
+                    left[r] = left.get(r, 0) + 1
+                prior = self._prior[me.seat] = (unknown, sum(left[r] / len(hidden) for r in hidden), len(hidden))
             roles = belief.roles(view)
-            got = (sum(_chance(belief.row(view, p.seat), roles, p.role) for p in hidden),
-                   sum(left[p.role] / len(hidden) for p in hidden), len(hidden))
+            got = (sum(_chance(belief.row(view, s), roles, players[s].role) for s in unknown), prior[1], prior[2])
             self._last[me.seat] = (stamp, got)
         if not got[2]:
             return
