@@ -505,13 +505,15 @@ class Belief:
         self._rows, self._leans, self._probs, self._key = rows, leans, None, key
         return table
 
-    def stamp(self, view: "SeatView") -> object:
-        """What the probabilities now are worked out from (the evidence, the roles shown): the same object
-        while they stay the same, so that a watcher can tell at a glance that nothing changed."""
-        self._current(view)
+    def snapshot(self, view: "SeatView") -> tuple[object, list[str], list[int], list[list[float]]]:
+        """What a watcher reads of the belief at once (the role-reading meter of ``sgs simulate``): a stamp of
+        what the probabilities are worked out from now (the evidence, the roles shown: the same object while
+        they stay the same), the roles in the order of a row, the seats whose roles this seat does not know
+        (in seat order) and every seat's row (:meth:`row`). The lists are the belief's own: read them."""
+        table = self._current(view)
         key = self._key
         assert key is not None
-        return key
+        return key, table.roles, table.unknown, self._rows
 
     def probabilities(self, view: "SeatView") -> dict[int, dict[str, float]]:
         """Seat -> role -> probability, for every seat (this one and the revealed ones are certain).
@@ -538,11 +540,6 @@ class Belief:
         """One seat's probability of each role, in the order of :meth:`roles` (the belief's own list: read it)."""
         self._current(view)
         return self._rows[seat]
-
-    def unknown(self, view: "SeatView") -> list[int]:
-        """The seats whose roles this seat does not know, in seat order (the belief's own list, the same while
-        the roles shown stay the same: read it)."""
-        return self._current(view).unknown
 
     def leans(self, view: "SeatView") -> list[float]:
         """Every seat's lean (:meth:`lean`), by seat: the belief's own list, kept while nothing changes."""

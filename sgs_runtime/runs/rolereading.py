@@ -70,10 +70,10 @@ class ReadingMeter:
         self.sums: dict[str, float] = {}  # observer role -> sum of P(true role)
         self.prior: dict[str, float] = {}  # observer role -> sum of the counts-only probability
         self.counts: dict[str, int] = {}  # observer role -> (decision, player) pairs
-        #: seat -> the stamp of its belief's probabilities at its last decision (:meth:`Belief.stamp`), and
+        #: seat -> the stamp of its belief's probabilities at its last decision (:meth:`Belief.snapshot`), and
         #: what they added up to
         self._last: dict[int, tuple[object, tuple[float, float, int]]] = {}
-        #: seat -> the seats whose roles its belief does not know (:meth:`Belief.unknown`: the same list while
+        #: seat -> the seats whose roles its belief does not know (:meth:`Belief.snapshot`: the same list while
         #: the roles shown stay the same), what the counts alone give their true roles, and how many they are
         self._prior: dict[int, tuple[list[int], float, int]] = {}
 
@@ -88,14 +88,13 @@ class ReadingMeter:
         if belief is None:
             return
         view = self.game.view_for(me.seat)
-        stamp = belief.stamp(view)
+        stamp, roles, unknown, rows = belief.snapshot(view)
         last = self._last.get(me.seat)
         # the same stamp as at this seat's last decision: the same evidence and the same roles shown,
         # so the same probabilities and the same sums
         if last is not None and last[0] is stamp:
             got = last[1]
         else:
-            unknown = belief.unknown(view)  # (the seats whose roles it does not know, in seat order)
             players = self.game.players
             prior = self._prior.get(me.seat)
             if prior is None or prior[0] is not unknown:  # (the counts-only figure changes with the roles shown)
@@ -104,8 +103,7 @@ class ReadingMeter:
                 for r in hidden:
                     left[r] = left.get(r, 0) + 1
                 prior = self._prior[me.seat] = (unknown, sum(left[r] / len(hidden) for r in hidden), len(hidden))
-            roles = belief.roles(view)
-            got = (sum(_chance(belief.row(view, s), roles, players[s].role) for s in unknown), prior[1], prior[2])
+            got = (sum(_chance(rows[s], roles, players[s].role) for s in unknown), prior[1], prior[2])
             self._last[me.seat] = (stamp, got)
         if not got[2]:
             return
