@@ -400,6 +400,10 @@ class _Table:
         self.fits = bool(unknown) and sum(self.left) == len(unknown)
 
 
+#: the row a seat has before the rows are filled in (shared, never changed)
+_NO_ROW: Final[list[float]] = []
+
+
 # (copied with the bot that keeps it; open to interpreted subclasses so that one made from Python is made right)
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Belief:
@@ -414,14 +418,18 @@ class Belief:
         self.seen = 0  # public records read
         self.evidence: dict[int, float] = {}  # seat -> how much it worked against the lord's side
         self._changes = 0  # evidence updates so far
-        self._key: Optional[tuple[object, ...]] = None  # what the cached probabilities were worked out from
+        # what the cached probabilities were worked out from (the evidence updates, the roles shown, the rules),
+        # a new object at each working out (:meth:`snapshot`'s stamp); the evidence updates alone
+        self._key: Optional[tuple[object, ...]] = None
+        self._key_changes = -1
         # the cached probabilities: seat -> its row (a probability per role of the table, in its order)
         self._rows: list[list[float]] = []
         self._leans: list[float] = []  # seat -> lean, for the cached rows
         self._probs: Optional[dict[int, dict[str, float]]] = None  # the rows as dictionaries, once asked for
         self._source: Optional[list[Any]] = None  # the game's public records read (one game's)
         # what the probabilities are worked out on besides the evidence, for the roles known now (_table)
-        self._table_key: Optional[tuple[object, ...]] = None
+        self._revealed: tuple[bool, ...] = ()  # (the table's: which roles were shown, and the rules' id)
+        self._rules_id = 0
         self._table: Optional[_Table] = None
         self._holding = False  # a decision is being made (hold)
         self._held = -1  # while it is: the evidence updates the probabilities were last made or found for
@@ -468,16 +476,19 @@ class Belief:
             return table
         if self._holding:
             self._held = self._changes  # (from now until release: worked out below, or found the same)
-        revealed = tuple([p.role_revealed for p in view.players])
-        key = (self._changes, revealed, id(view.rules))
-        if key == self._key and table is not None:
+        players = view.players
+        revealed = tuple([p.role_revealed for p in players])
+        changes, rules_id = self._changes, id(view.rules)
+        same_table = table is not None and rules_id == self._rules_id and revealed == self._revealed
+        if same_table and changes == self._key_changes:
+            assert table is not None
             return table
-        table_key = (revealed, id(view.rules))
-        if table is None or table_key != self._table_key:
+        if table is None or not same_table:
             table = self._table = _Table(view)
-            self._table_key = table_key
+            self._revealed, self._rules_id = revealed, rules_id
+        key = (changes, revealed, rules_id)
         k = len(table.roles)
-        rows: list[list[float]] = [[] for _ in range(len(view.players))]
+        rows: list[list[float]] = [_NO_ROW] * len(players)  # (every seat's is set below: known or not)
         for seat, row in table.known.items():
             rows[seat] = row
         unknown = table.unknown
@@ -502,7 +513,7 @@ class Belief:
             for j in range(k):
                 lean += row[j] * align[j]
             leans.append(lean)
-        self._rows, self._leans, self._probs, self._key = rows, leans, None, key
+        self._rows, self._leans, self._probs, self._key, self._key_changes = rows, leans, None, key, changes
         return table
 
     def snapshot(self, view: "SeatView") -> tuple[object, list[str], list[int], list[list[float]]]:
