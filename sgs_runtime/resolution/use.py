@@ -27,7 +27,7 @@ from sgs_runtime.resolution.prohibitions import forbids_target, forbids_use
 from sgs_runtime.resolution.quantities import quantity
 from sgs_runtime.resolution.requests import PlayAction, PlayOption, PlayRequest, TargetPool
 from sgs_runtime.resolution.triggers import count_use, fire, fire_deferred
-from sgs_runtime.state.definitions import CardChoice, CardKind, Skill, TargetSpec, ViewAs
+from sgs_runtime.state.definitions import CardChoice, CardKind, ExprFn, QuantityCall, Skill, TargetSpec, ViewAs
 from sgs_runtime.state.events import DeclareEvent, EffectEvent, TargetEvent, UseEvent
 from sgs_runtime.state.frame import Frame, StopEffect
 from sgs_runtime.state.model import AnyCard, Card, Player, VirtualCard
@@ -123,12 +123,19 @@ def target_ok(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, p: Playe
 def target_bounds(g: "Game", user: Player, card: AnyCard, spec: TargetSpec) -> tuple[int, int]:
     lo = spec.min
     hi = lo
-    call = spec.max_call
-    if call is not None and call.name in g.rules.quantities:  # (as within_limit)
-        hi = int(quantity(g, call.name, [user if a == "me" else card for a in call.args]))
-    elif spec.max is not None:
-        hi = int(spec.max(Frame(g, {"me": user, "card": card})))
+    if spec.max is not None:
+        hi = int(_of_user_and_card(g, spec.max, spec.max_call, user, card))
     return lo, max(lo, hi)
+
+
+def _of_user_and_card(g: "Game", expr: ExprFn, call: Optional[QuantityCall], user: Player, card: AnyCard) -> Any:
+    """The value of an expression of ``me`` and ``card`` (a use's limit, its targets' most) for ``user``
+    and ``card``. Where it is one quantity (``call``) that quantity is asked itself, with no frame made and
+    no snippet run; else, or where these rules lack that quantity, its snippet runs (whose error names the
+    content's line)."""
+    if call is not None and call.name in g.rules.quantities:
+        return quantity(g, call.name, [user if a == "me" else card for a in call.args])
+    return expr(Frame(g, {"me": user, "card": card}))
 
 
 def _fixed_pool(g: "Game", user: Player, card: AnyCard, spec: TargetSpec) -> Optional[list[Player]]:
@@ -208,13 +215,7 @@ def within_limit(g: "Game", user: Player, card: AnyCard) -> bool:
     spec = card.kind.use
     if spec is None or spec.limit is None:
         return True
-    call = spec.limit_call
-    if call is not None and call.name in g.rules.quantities:
-        # one quantity of me and card: asked itself, no frame and no snippet (a quantity these rules lack
-        # is asked through the snippet, whose error names the content's line)
-        allowed = quantity(g, call.name, [user if a == "me" else card for a in call.args])
-    else:
-        allowed = spec.limit(Frame(g, {"me": user, "card": card}))
+    allowed = _of_user_and_card(g, spec.limit, spec.limit_call, user, card)
     return bool(user.uses.get(limit_key(card.kind), 0) < allowed)
 
 
