@@ -569,10 +569,6 @@ class Belief:
         self._holding = False
         self._held = -1
 
-    def of(self, view: "SeatView", seat: int) -> dict[str, float]:
-        """One seat's distribution over the roles."""
-        return self.probabilities(view)[seat]
-
     def lean(self, view: "SeatView", seat: int) -> float:
         """The expected alignment of ``seat``: -1 surely with the lord, +1 surely a rebel."""
         self._current(view)
