@@ -12,7 +12,7 @@ its owner an illegal target for the cards its condition names (空城, 谦逊).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
 from sgs_runtime.errors import GameError
 from sgs_runtime.state.definitions import Quantity
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 INF: Final = 10**6
 
 
-def quantity(g: "Game", name: str, args: Sequence[Any]) -> Any:
+def quantity(g: "Game", name: str, args: list[Any]) -> Any:
     """The value of the quantity ``name`` for ``args``, remembered while the state does not change.
 
     A quantity whose base is a plain value (:attr:`Quantity.fixed`) is that value while no modifier
@@ -103,7 +103,7 @@ def epoch_stable(g: "Game", q: Quantity) -> bool:
 MAX_QUANTITY_DEPTH: Final = 40
 
 
-def _quantity(g: "Game", q: Quantity, args: Sequence[Any]) -> Any:
+def _quantity(g: "Game", q: Quantity, args: list[Any]) -> Any:
     """Compute a quantity: its base, then its modifiers (``set`` replaces, ``add`` adds), clamped to its minimum."""
     name = q.name
     depth = g.quantity_depth

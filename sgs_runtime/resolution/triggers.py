@@ -169,12 +169,14 @@ def _fire(g: "Game", timing: str, event: Event, owners: frozenset[int],
     order: list["Player"] = []
     if owners:
         own_only = g.skillset.own_only_at(timing)
+        # (one owner, the most common case: no need to go round the table for the order)
+        pool = [g.players[seat] for seat in owners] if len(owners) == 1 else g.seats_from(g.current)
         if own_only:  # their triggers here answer their own events only: not this one
             mine = subject.seat if subject is not None else -1
-            order = [p for p in g.seats_from(g.current) if p.seat in owners and (
+            order = [p for p in pool if p.seat in owners and (
                 p.seat not in own_only or p.seat == mine or (extra is not None and p.seat in extra))]
         else:
-            order = [p for p in g.seats_from(g.current) if p.seat in owners]
+            order = [p for p in pool if p.seat in owners]
     for owner in order:
         if not owner.alive and not (timing == "death" and subject is owner):
             continue

@@ -47,13 +47,15 @@ def target_spec(card: AnyCard) -> TargetSpec:
 
 def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
     """Whether ``target`` is a legal target of ``card`` for ``user`` (remembered per state version)."""
-    key = ("eligible", id(user), id(target), id(card), id(spec))
+    # (the players and the card are in the key themselves: they are hashed and compared by identity, with
+    # no number made for each; the spec, a dataclass, by its id, kept alive with the entry)
+    key = ("eligible", user, target, card, id(spec))
     hit = recall(g, key)
     if hit is not None:
         return bool(hit[0])
     version = g.version
     value = _eligible(g, user, target, card, spec)
-    remember(g, version, key, value, (user, target, card, spec))
+    remember(g, version, key, value, (spec,))
     return value
 
 

@@ -78,7 +78,7 @@ class SeatView:
 
         if name not in self.game.rules.quantities:
             return None
-        return quantity(self.game, name, args)
+        return quantity(self.game, name, list(args))
 
     @property
     def public(self) -> list[tuple[str, int, int, str, int]]:

@@ -81,7 +81,8 @@ class SkillSet:
         self._own_only: dict[str, frozenset[int]] = {}
         self._modifiers: dict[str, list[tuple["Player", "Modifier", bool]]] = {}
         self._immune: Optional[list["Player"]] = None
-        self._prohibitions: dict[tuple[int, str], list["Prohibition"]] = {}
+        #: seat -> the prohibitions of each kind (use, target) the player's skills place on them
+        self._prohibitions: dict[int, dict[str, list["Prohibition"]]] = {}
         self._equipment: dict[int, frozenset[int]] = {}
         #: seat -> the timing points where the player has a trigger, each with whether one of them is
         #: for other players' events too (``who`` other than ``me``): what :meth:`_index` joins
@@ -120,8 +121,8 @@ class SkillSet:
                 self._triggers.pop(seat, None)
                 self._timings.pop(seat, None)
                 self._equipment.pop(seat, None)
-            if self._prohibitions:
-                self._prohibitions = {k: v for k, v in self._prohibitions.items() if k[0] not in seats}
+            for seat in seats:
+                self._prohibitions.pop(seat, None)
             self._partial = True
         else:
             self._held.clear()
@@ -210,13 +211,15 @@ class SkillSet:
         """The prohibitions of ``kind`` (use, target) the player's skills place on them now."""
         if self.volatile:
             self._fresh()
-        key = (player.seat, kind)
-        got = self._prohibitions.get(key)
+        got = self._prohibitions.get(player.seat)
         if got is None:
-            got = [pr for s in self.of(player) for pr in s.prohibitions if pr.kind == kind]
+            got = {}
+            for s in self.of(player):
+                for pr in s.prohibitions:
+                    got.setdefault(pr.kind, []).append(pr)
             if not self._busy:
-                self._prohibitions[key] = got
-        return got
+                self._prohibitions[player.seat] = got
+        return got.get(kind, _NONE)
 
     def _own(self, player: "Player") -> list["Skill"]:
         """Step 1: hero and rules skills, less the lost, plus the gained."""

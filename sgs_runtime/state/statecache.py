@@ -10,7 +10,8 @@ distance or an attack range, whether a player is a legal target of a card — ar
 computed once.
 
 An entry keeps the objects its key names by ``id`` (a virtual card made for one
-check), so an ``id`` cannot be reused while its entry lives. With
+check), so an ``id`` cannot be reused while its entry lives; players and cards, which
+compare by identity, may stand in a key themselves (the key then keeps them). With
 ``Game.check_caches`` (``SGS_CHECK_CACHES=1`` or ``sgs simulate --check``) every
 remembered answer is computed again and compared, which proves the versioning right
 over whole games.
@@ -117,7 +118,8 @@ def remember(g: "Game", version: int, key: tuple[Any, ...], value: Any, keep: Se
 def _verify(key: tuple[Any, ...], keep: Sequence[Any], remembered: Any, fresh: Any) -> None:
     """Raise when a remembered answer differs from one computed now (the cache check)."""
     if fresh != remembered:
-        shown = ", ".join(_shown(a) for a in keep)
+        # (what the key names by identity, then what it names by id)
+        shown = ", ".join(_shown(a) for a in [*(a for a in key[1:] if not isinstance(a, int)), *keep])
         raise GameError(f"cache check: {key[0]}({shown}) was remembered as {remembered!r} but is {fresh!r} now: "
                         "a change of the state did not move the state version on (Game.touch)")
 
