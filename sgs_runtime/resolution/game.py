@@ -27,7 +27,7 @@ from sgs_runtime.resolution.requests import CardsRequest, OptionRequest, Players
 from sgs_runtime.state.cardview import CardView
 from sgs_runtime.state.definitions import Content, Ruleset, Skill, Trigger
 from sgs_runtime.state.events import Event, UseEvent
-from sgs_runtime.state.frame import FramePool, GameOver
+from sgs_runtime.state.frame import GameOver
 from sgs_runtime.state.model import Card, HeroDraft, Player, Zone
 from sgs_runtime.state.seatview import SeatView, ask_agent
 from sgs_runtime.state.skillset import SkillSet
@@ -178,13 +178,6 @@ class Game:
         # recompute every remembered answer and compare (SGS_CHECK_CACHES=1, ``sgs simulate --check``)
         self.check_caches = bool(os.environ.get("SGS_CHECK_CACHES"))
         self.quantity_depth = 0  # quantities being computed inside each other (a runaway is an error)
-        # frames reused for the questions asked most (FramePool): a target's filter (me, target, card), a
-        # trigger's condition (me, event), a prohibition's condition (me, user, card), a use's condition
-        # or limit (me, card)
-        self.target_frames = FramePool(self)
-        self.event_frames = FramePool(self)
-        self.prohibition_frames = FramePool(self)
-        self.card_frames = FramePool(self)
         # this turn's uses and plays: (seat, card name, phase, "use"/"play")
         self.history: list[tuple[int, str, Optional[str], str]] = []
         # what everyone saw players do to each other, for bots reading the table:

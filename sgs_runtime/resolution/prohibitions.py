@@ -63,17 +63,8 @@ def forbidden(g: "Game", player: "Player", action: str, card: Optional["AnyCard"
     if kind is None:
         return False
     for pr in g.skillset.prohibitions(player, kind):
-        if pr.condition is None:
-            return True
-        pool = g.prohibition_frames
-        frame = pool.take()
-        v = frame.vars
-        v["me"] = player
-        v["user"] = user if user is not None else player
-        v["card"] = card
-        holds = bool(pr.condition(frame))
-        pool.give(frame)
-        if holds:
+        if pr.condition is None or pr.condition(
+                Frame(g, {"me": player, "user": user if user is not None else player, "card": card})):
             return True
     return False
 

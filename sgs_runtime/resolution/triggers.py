@@ -23,7 +23,7 @@ from sgs_runtime.state.frame import Frame, StopEffect
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game, Gen
-    from sgs_runtime.state.definitions import ExprFn, Trigger
+    from sgs_runtime.state.definitions import Trigger
     from sgs_runtime.state.model import Player
 
 
@@ -67,20 +67,8 @@ def _eligible(g: "Game", tr: "Trigger", owner: "Player", timing: str, event: Eve
         if owner.skill_uses.get((skill.id, tr.limit.scope), 0) >= tr.limit.count:
             return False
     if condition and tr.condition is not None:
-        return _holds(g, tr.condition, owner, event)
+        return bool(tr.condition(Frame(g, {"me": owner, "event": event})))
     return True
-
-
-def _holds(g: "Game", condition: "ExprFn", me: Optional["Player"], event: Event) -> bool:
-    """Whether a trigger's condition holds for ``me`` at ``event``."""
-    pool = g.event_frames
-    frame = pool.take()
-    v = frame.vars
-    v["me"] = me
-    v["event"] = event
-    ok = bool(condition(frame))
-    pool.give(frame)
-    return ok
 
 
 def _waits(g: "Game", tr: "Trigger", owner: "Player") -> bool:
@@ -236,10 +224,11 @@ def _fire(g: "Game", timing: str, event: Event, owners: frozenset[int],
         if before and event.cancelled:
             return
         me = subject if subject is not None else g.current
-        if tr.condition is not None and not _holds(g, tr.condition, me, event):
+        frame = Frame(g, {"me": me, "event": event})
+        if tr.condition is not None and not tr.condition(frame):
             continue
         try:
-            yield from tr.body(Frame(g, {"me": me, "event": event}))
+            yield from tr.body(frame)
         except StopEffect:
             pass
 

@@ -62,26 +62,13 @@ def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: Targe
 def _eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
     if not target.alive and not spec.dead:
         return False
-    if spec.filter is not None and not _filter_passes(g, spec.filter, user, target, card):
+    if spec.filter is not None and not spec.filter(Frame(g, {"me": user, "target": target, "card": card})):
         return False
     if spec.respect_prohibitions and forbids_target(g, user, target, card):
         return False
     if card.kind.delayed is not None and any(c.kind.id == card.kind.id for c in target.judge.cards):
         return False  # no two delayed tricks of one name in a judge area
     return True
-
-
-def _filter_passes(g: "Game", fn: ExprFn, user: Player, target: Player, card: Optional[AnyCard]) -> bool:
-    """Whether a target filter (of a card, or of an active skill) lets ``user`` choose ``target`` with ``card``."""
-    pool = g.target_frames
-    frame = pool.take()
-    v = frame.vars
-    v["me"] = user
-    v["target"] = target
-    v["card"] = card
-    ok = bool(fn(frame))
-    pool.give(frame)
-    return ok
 
 
 def secondary_candidates(g: "Game", user: Player, card: AnyCard, spec: TargetSpec, target: Player,
@@ -150,19 +137,7 @@ def _of_user_and_card(g: "Game", expr: ExprFn, call: Optional[QuantityCall], use
     content's line)."""
     if call is not None and call.name in g.rules.quantities:
         return quantity(g, call.name, [user if a == "me" else card for a in call.args])
-    return _of_me_and_card(g, expr, user, card)
-
-
-def _of_me_and_card(g: "Game", fn: ExprFn, user: Player, card: AnyCard) -> Any:
-    """The value of an expression of ``me`` and ``card`` (a use's condition, limit or most targets)."""
-    pool = g.card_frames
-    frame = pool.take()
-    v = frame.vars
-    v["me"] = user
-    v["card"] = card
-    value = fn(frame)
-    pool.give(frame)
-    return value
+    return expr(Frame(g, {"me": user, "card": card}))
 
 
 def _fixed_pool(g: "Game", user: Player, card: AnyCard, spec: TargetSpec) -> Optional[list[Player]]:
@@ -250,7 +225,7 @@ def usable_in_play(g: "Game", user: Player, card: AnyCard) -> bool:
     spec = card.kind.use
     if spec is None or not spec.in_play:
         return False
-    if spec.condition is not None and not _of_me_and_card(g, spec.condition, user, card):
+    if spec.condition is not None and not spec.condition(Frame(g, {"me": user, "card": card})):
         return False
     if not within_limit(g, user, card) or forbids_use(g, user, card):
         return False
@@ -616,7 +591,7 @@ def active_candidates(g: "Game", player: Player, skill: Skill, enough: Optional[
 
 def active_target_ok(g: "Game", player: Player, tspec: TargetSpec, card: Optional[VirtualCard], p: Player) -> bool:
     """Whether ``p`` is one of :func:`active_candidates` (``tspec`` and ``card``: :func:`active_targets`)."""
-    if tspec.filter is not None and not _filter_passes(g, tspec.filter, player, p, card):
+    if tspec.filter is not None and not tspec.filter(Frame(g, {"me": player, "target": p, "card": card})):
         return False
     return not (card is not None and tspec.respect_prohibitions and forbids_target(g, player, p, card))
 
