@@ -336,9 +336,15 @@ class PlayAction:
     as_card: Optional[str] = None  # the kind chosen, for a view-as over several names (蛊惑)
 
     def key(self) -> tuple[Any, ...]:
-        """What the action says, by identity: two actions with one key are the same decision."""
-        return (id(self.card), self.skill, tuple([id(c) for c in self.cards]), tuple([id(p) for p in self.targets]),
-                self.view_as, tuple([id(p) for p in self.secondary]), self.recast, self.as_card)
+        """What the action says, by identity: two actions with one key are the same decision (cards and
+        players compare by identity; the fields must hold what :func:`check_action_fields` allows)."""
+        return _action_key(self.card, self.skill, self.cards, self.targets, self.view_as, self.secondary,
+                           self.recast, self.as_card)
+
+
+def _action_key(card: Any, skill: Any, cards: Any, targets: Any, view_as: Any, secondary: Any, recast: Any,
+                as_card: Any) -> tuple[Any, ...]:
+    return (card, skill, tuple(cards), tuple(targets), view_as, tuple(secondary), recast, as_card)
 
 
 @mypyc_attr(serializable=True)  # (kept by a request's functions, which a copy of the game copies)
@@ -435,8 +441,7 @@ class PlayRequest(Request):
             return
         if not isinstance(answer, PlayAction):
             raise IllegalDecision(f"answer a play request with a PlayAction or None, not {_type_name(answer)}")
-        check_action_fields(answer)
-        key = answer.key()
+        key = check_action_fields(answer)
         if key in self.passed:
             return  # the state has not changed while the request waits: the verdict holds
         assert self.validate is not None
@@ -531,18 +536,22 @@ def _check_card_skill(what: str, card: Any, skill: Any, cards: Any, view_as: Any
         raise IllegalDecision(f"{what}.as_card must be a card kind id (a string) or None, not {_type_name(as_card)}")
 
 
-def check_action_fields(action: PlayAction) -> None:
-    """Raise :class:`IllegalDecision` unless every field of ``action`` has the type it must have."""
-    # (read as Any: the compiled build would check each field against its declared type as it is
-    # read, and raise a TypeError where the game owes the agent a refusal in words)
+def check_action_fields(action: PlayAction) -> tuple[Any, ...]:
+    """Raise :class:`IllegalDecision` unless every field of ``action`` has the type it must have; else
+    the action's key (:meth:`PlayAction.key`), made from the fields as they were checked."""
+    # (read as Any, each field once: the compiled build would check each field against its declared type
+    # as it is read, and raise a TypeError where the game owes the agent a refusal in words)
     given: Any = action
-    _check_card_skill("a PlayAction", given.card, given.skill, given.cards, given.view_as, given.as_card)
-    _check_sequence(given.targets, "a PlayAction", ".targets", Player, "players")
-    _check_sequence(given.secondary, "a PlayAction", ".secondary", Player, "players")
-    if not isinstance(given.recast, bool):
-        raise IllegalDecision(f"a PlayAction.recast must be True or False, not {_type_name(given.recast)}")
-    if given.card is None and given.skill is None:
+    card, skill, cards, targets = given.card, given.skill, given.cards, given.targets
+    view_as, secondary, recast, as_card = given.view_as, given.secondary, given.recast, given.as_card
+    _check_card_skill("a PlayAction", card, skill, cards, view_as, as_card)
+    _check_sequence(targets, "a PlayAction", ".targets", Player, "players")
+    _check_sequence(secondary, "a PlayAction", ".secondary", Player, "players")
+    if not isinstance(recast, bool):
+        raise IllegalDecision(f"a PlayAction.recast must be True or False, not {_type_name(recast)}")
+    if card is None and skill is None:
         raise IllegalDecision("a PlayAction must name a card or a skill (answer None to end the play phase)")
+    return _action_key(card, skill, cards, targets, view_as, secondary, recast, as_card)
 
 
 def check_response_fields(ans: Response) -> None:
