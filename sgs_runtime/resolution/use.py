@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.resolution.moves import clear_processing, equip, move
 from sgs_runtime.resolution.prohibitions import forbids_target, forbids_use
-from sgs_runtime.resolution.quantities import quantity, reads_stable
+from sgs_runtime.resolution.quantities import quantity
 from sgs_runtime.resolution.requests import PlayAction, PlayOption, PlayRequest, TargetPool
 from sgs_runtime.resolution.triggers import count_use, fire, fire_deferred
 from sgs_runtime.state.definitions import CardChoice, CardKind, ExprFn, QuantityCall, Skill, TargetSpec, ViewAs
@@ -54,64 +54,15 @@ def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: Targe
     if hit is not None:
         return bool(hit[0])
     version = g.version
-    admitted = stable_targets(g, user, card, spec)
-    if admitted is None:
-        value = _eligible(g, user, target, card, spec)
-    else:
-        value = target in admitted and not (spec.respect_prohibitions and forbids_target(g, user, target, card))
+    value = _eligible(g, user, target, card, spec)
     remember(g, version, key, value, (spec,))
     return value
 
 
-def stable_targets(g: "Game", user: Player, card: AnyCard, spec: TargetSpec) -> Optional[list[Player]]:
-    """The players ``card`` lets ``user`` choose (:func:`_admits`: alive, passing its filter), in seat order
-    from the user, when that changes only with the skill sets: remembered for the skill epoch and shared
-    by every card of the kind. None when it may change sooner (then each player is looked at).
-
-    So it is when the filter reads nothing that changes within the epoch but quantities of that kind
-    (:attr:`TargetSpec.filter_reads`, :func:`~sgs_runtime.resolution.quantities.reads_stable`): a Slash's
-    attack range, a Duel's "another player"; whether a player is alive changes only with the epoch too.
-    A delayed trick (the target's judge area), further players (``then``) and a card that is not simply
-    itself (virtual, or lying as another face) are left to :func:`_eligible`. Such a filter sees the card
-    only through its kind: the quantities it asks and the attributes printed for the kind
-    (:data:`~sgs_runtime.resolution.vocabulary.EPOCH_ATTRS`), with no filter skill in force. Prohibitions
-    are looked at on top, each time (:func:`eligible`)."""
-    reads = spec.filter_reads
-    if (reads is None or spec.then or not isinstance(card, Card) or card.face is not None
-            or card.base.delayed is not None):
-        return None
-    epoch = g.epoch
-    cache = g.epoch_cache
-    if cache.version != epoch:
-        cache.at(epoch)
-    memo = cache.kinds
-    stable = memo.get(id(spec))
-    if stable is None:
-        stable = reads_stable(g, reads)
-        if g.epoch == epoch:
-            memo[id(spec)] = stable
-    if not stable:
-        return None
-    kind = card.base
-    key = ("stable_targets", user, id(kind), id(spec))
-    hit = recall(g, key, True)
-    if hit is not None:
-        return list(hit[0])
-    got = [p for p in _target_pool(g, user, spec.dead, False) if _admits(g, user, p, card, spec)]
-    remember(g, epoch, key, tuple(got), (kind, spec), True)
-    return got
-
-
-def _admits(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
-    """Whether the card lets ``user`` choose ``target`` at all: alive (unless the dead may be chosen) and
-    passing its filter. Prohibitions and the judge area are :func:`_eligible`'s further word."""
+def _eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
     if not target.alive and not spec.dead:
         return False
-    return spec.filter is None or bool(spec.filter(Frame(g, {"me": user, "target": target, "card": card})))
-
-
-def _eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
-    if not _admits(g, user, target, card, spec):
+    if spec.filter is not None and not spec.filter(Frame(g, {"me": user, "target": target, "card": card})):
         return False
     if spec.respect_prohibitions and forbids_target(g, user, target, card):
         return False
