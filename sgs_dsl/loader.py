@@ -1066,6 +1066,8 @@ class Loader:
         if spec.max is not None and set(base) == {"me", "card"}:
             spec.max_call = self._quantity_call(self.parse(doc, path + ("max",), block=False))
         spec.filter = self.expr(doc, path + ("filter",), C.Scope(dict(base, target="player")))
+        spec.filter_reads = E.epoch_reads(self.parse(doc, path + ("filter",), block=False),
+                                          self.env.quantities.keys(), self.env.slots)
         spec.respect_prohibitions = bool(raw.get("prohibitions", True))
         spec.dead = bool(raw.get("dead", False))
         spec.valid = self.expr(doc, path + ("valid",), C.Scope(dict(base, targets="players")))

@@ -99,6 +99,21 @@ def epoch_stable(g: "Game", q: Quantity) -> bool:
     return stable
 
 
+def reads_stable(g: "Game", reads: frozenset[str]) -> bool:
+    """Whether an expression that asks the quantities ``reads``, and reads nothing else that changes
+    within a skill epoch (:func:`sgs_dsl.epochs.epoch_reads`), keeps its value for the present epoch:
+    the skill sets stand, no filter skill is in force (a card reads as printed) and every quantity it
+    asks is of that kind (:func:`epoch_stable`)."""
+    if not g.skillset.settled or g.card_view.filtering():
+        return False
+    quantities = g.rules.quantities
+    for name in reads:
+        q = quantities.get(name)
+        if q is None or not epoch_stable(g, q):
+            return False
+    return True
+
+
 #: how deeply quantities may ask each other (a modifier of one reading another ...)
 MAX_QUANTITY_DEPTH: Final = 40
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.resolution.moves import clear_processing, equip, move
 from sgs_runtime.resolution.prohibitions import forbids_target, forbids_use
-from sgs_runtime.resolution.quantities import quantity
+from sgs_runtime.resolution.quantities import quantity, reads_stable
 from sgs_runtime.resolution.requests import PlayAction, PlayOption, PlayRequest, TargetPool
 from sgs_runtime.resolution.triggers import count_use, fire, fire_deferred
 from sgs_runtime.state.definitions import CardChoice, CardKind, ExprFn, QuantityCall, Skill, TargetSpec, ViewAs
@@ -46,7 +46,12 @@ def target_spec(card: AnyCard) -> TargetSpec:
 
 
 def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
-    """Whether ``target`` is a legal target of ``card`` for ``user`` (remembered per state version)."""
+    """Whether ``target`` is a legal target of ``card`` for ``user`` (remembered per state version, or
+    in part for the skill epoch: :func:`admits`)."""
+    if isinstance(card, Card):
+        admitted = admits(g, user, target, card, spec)
+        if admitted is not None:
+            return admitted and not (spec.respect_prohibitions and forbids_target(g, user, target, card))
     # (the players and the card are in the key themselves: they are hashed and compared by identity, with
     # no number made for each; the spec, a dataclass, by its id, kept alive with the entry)
     key = ("eligible", user, target, card, id(spec))
@@ -59,10 +64,61 @@ def eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: Targe
     return value
 
 
-def _eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
+def admits(g: "Game", user: Player, target: Player, card: Card, spec: TargetSpec) -> Optional[bool]:
+    """Whether ``card``'s own word lets ``user`` choose ``target`` (alive, or the dead may be chosen; and
+    passing its filter), when that changes only with the skill sets: remembered for the skill epoch and
+    shared by every card of the kind. None when it may change sooner (then :func:`eligible` looks at the
+    whole question for the state version). Prohibitions are the caller's to add, each time.
+
+    So it is for the card's own targets (``spec`` is its kind's) when its filter reads nothing that changes
+    within the epoch but quantities of that kind (:attr:`TargetSpec.filter_reads`,
+    :func:`~sgs_runtime.resolution.quantities.reads_stable`): a Slash's attack range, a Duel's "another
+    player". Whether a player is alive changes only with the epoch too. Such a filter sees the card only
+    through its kind: the quantities it asks and the attributes printed for the kind
+    (:data:`~sgs_runtime.resolution.vocabulary.EPOCH_ATTRS`), with no filter skill in force. A delayed
+    trick (the target's judge area), further players (``then``) and a card lying as another face are
+    not of that kind."""
+    kind = card.base
+    use = kind.use
+    reads = spec.filter_reads
+    if (reads is None or use is None or use.targets is not spec or spec.then or card.face is not None
+            or kind.delayed is not None):
+        return None
+    fn = spec.filter
+    if fn is None:
+        if not g.skillset.settled or g.card_view.filtering():
+            return None
+    else:
+        cache = g.epoch_cache
+        epoch = g.epoch
+        if cache.version != epoch:
+            cache.at(epoch)
+        memo = cache.kinds
+        stable = memo.get(fn)
+        if stable is None:
+            stable = reads_stable(g, reads)
+            if g.epoch == epoch:
+                memo[fn] = stable
+        if not stable:
+            return None
+    key = ("admits", user, target, kind.id)  # (the kind by its id: every card of it shares the answer)
+    hit = recall(g, key, True)
+    if hit is not None:
+        return bool(hit[0])
+    epoch = g.epoch
+    value = _admits(g, user, target, card, spec)
+    remember(g, epoch, key, value, (), True)
+    return value
+
+
+def _admits(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
     if not target.alive and not spec.dead:
         return False
-    if spec.filter is not None and not spec.filter(Frame(g, {"me": user, "target": target, "card": card})):
+    return spec.filter is None or bool(spec.filter(Frame(g, {"me": user, "target": target, "card": card})))
+
+
+def _eligible(g: "Game", user: Player, target: Player, card: AnyCard, spec: TargetSpec) -> bool:
+    if not _admits(g, user, target, card, spec):
         return False
     if spec.respect_prohibitions and forbids_target(g, user, target, card):
         return False

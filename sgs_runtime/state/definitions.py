@@ -62,6 +62,9 @@ class TargetSpec:
     max: Optional[ExprFn] = None  # None: exactly ``min``
     max_call: Optional["QuantityCall"] = None  # ``max`` when it is one quantity of me and card
     filter: Optional[ExprFn] = None  # vars: me, target, card
+    #: the quantities ``filter`` asks when it reads nothing else that changes within a skill epoch
+    #: (:func:`sgs_dsl.epochs.epoch_reads`; no filter: none); None: it reads the changing state (or is not known)
+    filter_reads: Optional[frozenset[str]] = None
     then: list["SecondaryTarget"] = field(default_factory=list)
     respect_prohibitions: bool = True
     dead: bool = False  # dead players may be targeted (转世: a sacrifice to the dead)

@@ -49,8 +49,9 @@ class StateCache:
     def __init__(self) -> None:
         self.version = -1
         self.entries: dict[tuple[Any, ...], tuple[Any, Sequence[Any]]] = {}
-        #: a word about a whole kind of question, by name, for the same version (quantities.epoch_stable)
-        self.kinds: dict[str, bool] = {}
+        #: a word about a whole kind of question, for the same version: by a quantity's name
+        #: (quantities.epoch_stable), by a card's target filter (use.admits)
+        self.kinds: dict[Any, bool] = {}
 
     def at(self, version: int) -> dict[tuple[Any, ...], tuple[Any, Sequence[Any]]]:
         """The entries made at ``version`` (everything older is dropped when the version moved on)."""
