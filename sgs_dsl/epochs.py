@@ -38,7 +38,7 @@ from sgs_dsl.compiler import GLOBALS
 from sgs_dsl.parser import walk
 from sgs_runtime.resolution.vocabulary import EPOCH_ATTRS, EPOCH_FUNCTIONS
 
-__all__ = ["epoch_reads", "join_reads", "slot_reads"]
+__all__ = ["epoch_reads", "join_reads"]
 
 #: the nodes that read nothing of the state by themselves (what they hold is looked at in turn; a name
 #: only when it is a variable or a constant: :data:`STATE_NAMES`)
@@ -76,30 +76,6 @@ def epoch_reads(tree: Any, quantities: AbstractSet[str], slots: AbstractSet[str]
         elif not isinstance(node, _NEUTRAL):
             return None
     return frozenset(asked)
-
-
-def slot_reads(*trees: Any, slots: AbstractSet[str]) -> frozenset[str]:
-    """The equipment slots the expressions read (``p.weapon``; ``p.equip`` reads every slot): what a change of
-    equipment can change in them, besides the modifiers it brings or takes away.
-
-    >>> from sgs_dsl import ast as T
-    >>> me = T.Name((1, 1), "me")
-    >>> sorted(slot_reads(T.Attr((1, 1), me, "weapon", (1, 4)), None, slots={"weapon", "armor"}))
-    ['weapon']
-    >>> sorted(slot_reads(T.Attr((1, 1), me, "equip", (1, 4)), slots={"weapon", "armor"}))
-    ['armor', 'weapon']
-    """
-    out: set[str] = set()
-    for tree in trees:
-        if tree is None:
-            continue
-        for node in walk(tree):
-            if isinstance(node, A.Attr):
-                if node.name in slots:
-                    out.add(node.name)
-                elif node.name == "equip":
-                    out.update(slots)
-    return frozenset(out)
 
 
 def join_reads(*reads: Optional[frozenset[str]]) -> Optional[frozenset[str]]:

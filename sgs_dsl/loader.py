@@ -879,8 +879,7 @@ class Loader:
         if base is not None:
             tree = self.parse(doc, path + ("base",), block=False)
             reads = E.epoch_reads(tree, self.env.quantities.keys(), self.env.slots)
-            target[name] = D.Quantity(name, params, base, raw.get("min"), reads, _fixed(tree, raw.get("min")),
-                                      E.slot_reads(tree, slots=self.env.slots))
+            target[name] = D.Quantity(name, params, base, raw.get("min"), reads, _fixed(tree, raw.get("min")))
             calls = {n.func.id for n in P.walk(tree) if isinstance(n, A.Call) and isinstance(n.func, A.Name)
                      and n.func.id in self.env.quantities} if tree is not None else set()
             self._quantity_calls.setdefault(name, []).append((doc, path, calls))
@@ -1067,9 +1066,8 @@ class Loader:
         if spec.max is not None and set(base) == {"me", "card"}:
             spec.max_call = self._quantity_call(self.parse(doc, path + ("max",), block=False))
         spec.filter = self.expr(doc, path + ("filter",), C.Scope(dict(base, target="player")))
-        filter_tree = self.parse(doc, path + ("filter",), block=False)
-        spec.filter_reads = E.epoch_reads(filter_tree, self.env.quantities.keys(), self.env.slots)
-        spec.filter_slots = E.slot_reads(filter_tree, slots=self.env.slots)
+        spec.filter_reads = E.epoch_reads(self.parse(doc, path + ("filter",), block=False),
+                                          self.env.quantities.keys(), self.env.slots)
         spec.respect_prohibitions = bool(raw.get("prohibitions", True))
         spec.dead = bool(raw.get("dead", False))
         spec.valid = self.expr(doc, path + ("valid",), C.Scope(dict(base, targets="players")))
@@ -1255,9 +1253,9 @@ class Loader:
             tree = self.parse(doc, path + ("if",), block=False)  # (the tree expr read)
             owner = _owner_param(tree, params)
             names, slots = self.env.quantities.keys(), self.env.slots
-            trees = (tree, *(self.parse(doc, path + (k,), block=False) for k in ("add", "set") if k in raw))
-            reads = E.join_reads(*(E.epoch_reads(t, names, slots) for t in trees))
-            sk.modifiers.append(D.Modifier(q, cond, add, st, owner, reads, E.slot_reads(*trees, slots=slots)))
+            reads = E.join_reads(*(E.epoch_reads(t, names, slots) for t in
+                                 (tree, *(self.parse(doc, path + (k,), block=False) for k in ("add", "set") if k in raw))))
+            sk.modifiers.append(D.Modifier(q, cond, add, st, owner, reads))
         elif "forbid" in raw:
             scope = C.Scope({"me": "player", "user": "player", "card": "card"})
             sk.prohibitions.append(D.Prohibition(raw["forbid"], self.expr(doc, path + ("if",), scope)))

@@ -25,7 +25,7 @@ from sgs_runtime.errors import GameError, IllegalDecision, LimitExceeded
 from sgs_runtime.records.replay import encode
 from sgs_runtime.resolution.requests import CardsRequest, OptionRequest, PlayersRequest, Request
 from sgs_runtime.state.cardview import CardView
-from sgs_runtime.state.definitions import CardKind, Content, Ruleset, Skill, Trigger
+from sgs_runtime.state.definitions import Content, Ruleset, Skill, Trigger
 from sgs_runtime.state.events import Event, UseEvent
 from sgs_runtime.state.frame import GameOver
 from sgs_runtime.state.model import Card, HeroDraft, Player, Zone
@@ -410,13 +410,12 @@ class Game:
         if self.skillset.volatile:
             self.bump()
 
-    def bump(self, seats: Optional[Sequence[int]] = None, equipment: Optional[Sequence[CardKind]] = None) -> None:
+    def bump(self, seats: Optional[Sequence[int]] = None) -> None:
         """Some player's skills may have changed (equipment, death, ignored armour): forget caches.
 
-        ``seats``: only these players' equipment changed, ``equipment``: the kinds that came or went
-        (:meth:`SkillSet.forget`)."""
+        ``seats``: only these players' equipment changed (:meth:`SkillSet.forget`)."""
         self.version += 1
-        self.skillset.forget(seats, equipment)  # (the skill epoch moves on, or what the equipment touches is forgotten)
+        self.skillset.forget(seats)  # (the skill epoch moves on)
         self.card_view.forget()
 
     # which skills a player has is the SkillSet's (skillset.py); these read it

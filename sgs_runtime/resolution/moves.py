@@ -72,12 +72,7 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
         changed = [seat for seat, zname in losses if zname == "equip"]
         if to.name == "equip" and to.owner is not None and to.owner.seat not in changed:
             changed.append(to.owner.seat)
-        # the kinds of equipment that came or went: what they can change (SkillSet.forget)
-        kinds = [c.base for c in cards] if to.name == "equip" else []
-        for (_seat, zname), lost in losses.items():
-            if zname == "equip" and to.name != "equip":
-                kinds.extend(c.base for c in lost)
-        g.bump(changed, kinds)
+        g.bump(changed)
     if g.keep_log or g.log_sink is not None:
         seen = seen_by(g, cards[0]) if len(cards) == 1 else _common_seen(g, cards)
         g.emit("move", cards=[c.label() for c in cards], to=to.name, to_player=to.owner, reason=reason, by=by,

@@ -31,7 +31,7 @@ from sgs_runtime.state.definitions import CardChoice, CardKind, ExprFn, Quantity
 from sgs_runtime.state.events import DeclareEvent, EffectEvent, TargetEvent, UseEvent
 from sgs_runtime.state.frame import Frame, StopEffect
 from sgs_runtime.state.model import AnyCard, Card, Player, VirtualCard
-from sgs_runtime.state.statecache import ADMITS, recall, remember
+from sgs_runtime.state.statecache import recall, remember
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game, Gen
@@ -101,7 +101,7 @@ def admits(g: "Game", user: Player, target: Player, card: Card, spec: TargetSpec
                 memo[fn] = stable
         if not stable:
             return None
-    key = (ADMITS, user, target, kind.id)  # (the kind by its id: every card of it shares the answer)
+    key = ("admits", user, target, kind.id)  # (the kind by its id: every card of it shares the answer)
     hit = recall(g, key, True)
     if hit is not None:
         return bool(hit[0])

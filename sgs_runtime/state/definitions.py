@@ -65,8 +65,6 @@ class TargetSpec:
     #: the quantities ``filter`` asks when it reads nothing else that changes within a skill epoch
     #: (:func:`sgs_dsl.epochs.epoch_reads`; no filter: none); None: it reads the changing state (or is not known)
     filter_reads: Optional[frozenset[str]] = None
-    #: the equipment slots ``filter`` reads (:func:`sgs_dsl.epochs.slot_reads`); None: not known (any)
-    filter_slots: Optional[frozenset[str]] = None
     then: list["SecondaryTarget"] = field(default_factory=list)
     respect_prohibitions: bool = True
     dead: bool = False  # dead players may be targeted (转世: a sacrifice to the dead)
@@ -270,8 +268,6 @@ class Modifier:
     #: the quantities its expressions ask, when they read nothing else that changes within a skill
     #: epoch (:mod:`sgs_dsl.epochs`); None: they read the changing state (HP, a hand, a mark ...)
     reads: Optional[frozenset[str]] = None
-    #: the equipment slots its expressions read (:func:`sgs_dsl.epochs.slot_reads`); None: not known (any)
-    slots: Optional[frozenset[str]] = None
 
 
 @mypyc_attr(serializable=True)
@@ -400,8 +396,6 @@ class Quantity:
     #: the value, clamped to ``minimum``, while no modifier is in force, for a base that is a plain
     #: number or truth value (``base: 1``, ``base: false``); None: the base is worked out when asked
     fixed: Optional[Union[int, bool]] = None
-    #: the equipment slots its base reads (:func:`sgs_dsl.epochs.slot_reads`); None: not known (any)
-    slots: Optional[frozenset[str]] = None
 
 
 @mypyc_attr(serializable=True)

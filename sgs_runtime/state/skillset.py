@@ -35,7 +35,7 @@ from sgs_runtime.state.frame import Frame
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
-    from sgs_runtime.state.definitions import CardKind, Modifier, Prohibition, Skill, Trigger
+    from sgs_runtime.state.definitions import Modifier, Prohibition, Skill, Trigger
     from sgs_runtime.state.model import Player
 
 _NOBODY: Final[frozenset[int]] = frozenset()
@@ -106,21 +106,15 @@ class SkillSet:
         moves on): no skill's validity hangs on HP (:attr:`volatile`), and none is being found now."""
         return not self.volatile and not self._busy
 
-    def forget(self, seats: Optional[Sequence[int]] = None, equipment: Optional[Sequence["CardKind"]] = None) -> None:
+    def forget(self, seats: Optional[Sequence[int]] = None) -> None:
         """Something that decides skills has changed (equipment, death, a gained skill ...): the skill
         epoch moves on (``Game.epoch``: what was remembered for the sets as they were is forgotten).
 
         ``seats``: only these players' own skills can have changed (their equipment). While every
         player's set depends on that player alone, only theirs are found again; the look-ups that join
         all players' sets (who waits where, the modifiers, the immune) are joined again."""
-        g = self.game
+        self.game.epoch += 1
         if seats is not None and self._separate and self._held:
-            touched = self._touched(equipment, seats) if equipment else None
-            if touched is None:
-                g.epoch += 1
-            else:  # the epoch stands: only what this equipment can change is forgotten
-                names, slots, owners = touched
-                g.epoch_cache.drop(names, slots, owners, g.content.cards, g.rules.quantities)
             for seat in seats:
                 self._held.pop(seat, None)
                 self._skills.pop(seat, None)
@@ -131,7 +125,6 @@ class SkillSet:
                 self._prohibitions.pop(seat, None)
             self._partial = True
         else:
-            g.epoch += 1
             self._held.clear()
             self._skills.clear()
             self._triggers.clear()
@@ -143,77 +136,6 @@ class SkillSet:
         self._own_only.clear()
         self._modifiers.clear()
         self._immune = None
-
-    def _touched(self, equipment: Sequence["CardKind"], seats: Sequence[int]
-                 ) -> Optional[tuple[frozenset[str], frozenset[str], Optional[frozenset[int]]]]:
-        """What a change of these kinds of equipment (come or gone) of the players at ``seats`` can change,
-        while every player's set depends on that player alone: the quantities (by name), the equipment
-        slots, and the players (the ids of those whose equipment changed; None: any player). None when more
-        may change (a kind's skill does more than fire and modify quantities, or a set is not known): then
-        the skill epoch moves on.
-
-        Besides the quantities the equipment's own skills modify, what reads the slots it takes changes:
-        a quantity whose base reads them (an attack range reads the weapon), one modified by a modifier in
-        force that reads them; and then whatever asks a quantity that changed, over again. When every
-        modifier these players hold, and every one the equipment brings, is *owned* (it counts only where
-        its owner is the parameter it names, :attr:`Modifier.owner`), only what is asked about these players
-        changes: an answer remembered for an epoch reads no player but those it is asked about
-        (:mod:`sgs_dsl.epochs`). Everything else remembered for the epoch stands (quantities.py, use.admits)."""
-        g = self.game
-        slots: set[str] = set()
-        names: set[str] = set()
-        brought: list["Modifier"] = []
-        for kind in equipment:
-            eq = kind.equip
-            if eq is None:
-                return None
-            slots.add(eq.slot)
-            for sid in eq.skills:
-                sk = g.skill(sid)
-                if sk is None:
-                    continue
-                if sk.filters or sk.grants or sk.copies is not None or sk.invalidates is not None or sk.immune:
-                    return None
-                for m in sk.modifiers:
-                    names.add(m.quantity)
-                    brought.append(m)
-        held: list["Modifier"] = list(brought)
-        for p in g.players:
-            mine = self._held.get(p.seat)
-            if mine is None:
-                return None
-            for h in mine:
-                held.extend(h.skill.modifiers)
-        quantities = g.rules.quantities
-        for q in quantities.values():
-            if q.slots is None or not slots.isdisjoint(q.slots):
-                names.add(q.name)
-        for m in held:
-            if m.slots is None or not slots.isdisjoint(m.slots):
-                names.add(m.quantity)
-        grew = True
-        while grew:  # whatever asks a quantity that changed
-            grew = False
-            for q in quantities.values():
-                if q.name not in names and (q.reads is None or not names.isdisjoint(q.reads)):
-                    names.add(q.name)
-                    grew = True
-            for m in held:
-                if m.quantity not in names and (m.reads is None or not names.isdisjoint(m.reads)):
-                    names.add(m.quantity)
-                    grew = True
-        owned = all(self._owned(m) for m in brought) and all(
-            self._owned(m) for seat in seats for h in self._held.get(seat, ()) for m in h.skill.modifiers)
-        owners = frozenset(id(g.players[seat]) for seat in seats) if owned else None
-        return frozenset(names), frozenset(slots), owners
-
-    def _owned(self, m: "Modifier") -> bool:
-        """Whether a modifier counts only where its owner is the parameter it names (the quantity has no
-        parameter ``me``, which would stand for that parameter)."""
-        if m.owner is None:
-            return False
-        q = self.game.rules.quantities.get(m.quantity)
-        return q is not None and "me" not in q.params
 
     def _fresh(self) -> None:
         if self.volatile and self._step != self.game.steps:

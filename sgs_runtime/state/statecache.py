@@ -33,17 +33,12 @@ True
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Container, Final, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from sgs_runtime.errors import GameError
 
 if TYPE_CHECKING:  # pragma: no cover
     from sgs_runtime.resolution.game import Game
-
-
-#: the first item of the key of what a card's own word says of a target (use.admits), in a skill epoch's cache
-#: (not a quantity's name: those are identifiers)
-ADMITS: Final = "admits:"
 
 
 class StateCache:
@@ -65,42 +60,6 @@ class StateCache:
             self.kinds.clear()
             self.version = version
         return self.entries
-
-    def drop(self, quantities: frozenset[str], slots: frozenset[str], players: Optional[frozenset[int]],
-             kinds: Mapping[str, Any], declared: Container[str]) -> None:
-        """Forget, in a skill epoch's cache, what a change of equipment can change: the answers of these
-        ``quantities`` (keyed by their names and their arguments' ids; ``declared``: every quantity's name)
-        and what a card's own word says of a target (``use.admits``: keyed by the user and the target, then
-        the kind's id, ``kinds``: the card kinds by id) where its filter asks one of them or reads one of
-        these ``slots``; with ``players`` (ids), only those asked about one of them. Every word about a whole
-        kind of question goes too. Anything else stands; a key of any other shape is forgotten.
-
-        >>> cache = StateCache()
-        >>> cache.put(0, ("distance", 1, 2), 1, ())
-        >>> cache.put(0, ("attack_range", 1), 1, ())
-        >>> cache.put(0, ("attack_range", 2), 1, ())
-        >>> cache.drop(frozenset({"attack_range"}), frozenset({"weapon"}), frozenset({1}), {}, {"distance", "attack_range"})
-        >>> list(cache.entries)
-        [('distance', 1, 2), ('attack_range', 2)]
-        """
-        self.kinds.clear()
-        gone: list[tuple[Any, ...]] = []
-        for key in self.entries:
-            tag = key[0]
-            if tag == ADMITS:
-                kind = kinds.get(key[3])
-                use = getattr(kind, "use", None)
-                spec = use.targets if use is not None else None
-                if (spec is None or spec.filter_reads is None or spec.filter_slots is None
-                        or not quantities.isdisjoint(spec.filter_reads) or not slots.isdisjoint(spec.filter_slots)):
-                    if players is None or id(key[1]) in players or id(key[2]) in players:
-                        gone.append(key)
-            elif not isinstance(tag, str) or tag not in declared:
-                gone.append(key)
-            elif tag in quantities and (players is None or not players.isdisjoint(key)):
-                gone.append(key)
-        for key in gone:
-            del self.entries[key]
 
     def get(self, version: int, key: tuple[Any, ...]) -> Optional[tuple[Any, Sequence[Any]]]:
         """The entry for ``key`` if it was made at ``version``, else None."""
