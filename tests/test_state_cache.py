@@ -109,11 +109,11 @@ def test_a_distance_is_remembered_for_the_skill_epoch_and_the_hand_limit_for_one
     assert RULES.quantities["in_attack_range"].reads == {"distance", "attack_range"}
     assert RULES.quantities["hand_limit"].reads is None  # it reads HP
     g.touch()  # the state changed, the skill sets did not
-    assert g.epoch_cache.get(g.epoch, ("distance", id(a), id(b))) == (distance, [a, b])
-    assert g.state_cache.get(g.version, ("hand_limit", id(a))) is None
+    assert g.epoch_cache.get(g.epoch, ("distance", a, b)) == (distance, [a, b])
+    assert g.state_cache.get(g.version, ("hand_limit", a)) is None
     assert quantity(g, "distance", [a, b]) == distance and quantity(g, "hand_limit", [a]) == limit
     g.bump()  # equipment, a death, a skill: the epoch moves on
-    assert g.epoch_cache.get(g.epoch, ("distance", id(a), id(b))) is None
+    assert g.epoch_cache.get(g.epoch, ("distance", a, b)) is None
 
 
 def test_a_plain_base_is_given_as_it_is_until_a_modifier_of_it_is_in_force() -> None:

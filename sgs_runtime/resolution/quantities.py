@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from sgs_runtime.errors import GameError
 from sgs_runtime.state.definitions import Quantity
 from sgs_runtime.state.frame import Frame
-from sgs_runtime.state.model import Player
+from sgs_runtime.state.model import Card, Player, VirtualCard
 from sgs_runtime.state.statecache import recall, remember
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,9 +31,10 @@ def quantity(g: "Game", name: str, args: list[Any]) -> Any:
 
     A quantity whose base is a plain value (:attr:`Quantity.fixed`) is that value while no modifier
     of it is in force, and is not remembered. The cache holds for one state version
-    (:meth:`Game.touch`; every log record moves it on too). Its entries keep their arguments, so
-    an argument's ``id`` is not reused while its entry lives. With ``g.check_caches`` every
-    remembered value is computed again and compared.
+    (:meth:`Game.touch`; every log record moves it on too). Its key holds players and cards themselves
+    (they compare by identity), other arguments by ``id``; its entries keep their arguments, so an
+    ``id`` is not reused while its entry lives. With ``g.check_caches`` every remembered value is
+    computed again and compared.
     """
     q = g.rules.quantities.get(name)
     if q is None:
@@ -43,9 +44,11 @@ def quantity(g: "Game", name: str, args: list[Any]) -> Any:
         return fixed  # a plain base, nothing modifying it: nothing to work out or remember
     n = len(args)
     if n == 1:
-        key: tuple[Any, ...] = (name, id(args[0]))
+        a = args[0]
+        key: tuple[Any, ...] = (name, a) if _by_identity(a) else (name, id(a))
     elif n == 2:
-        key = (name, id(args[0]), id(args[1]))
+        a, b = args[0], args[1]
+        key = (name, a, b) if _by_identity(a) and _by_identity(b) else (name, id(a), id(b))
     else:
         key = (name, *map(id, args))
     epoch = q.reads is not None and epoch_stable(g, q)
@@ -56,6 +59,11 @@ def quantity(g: "Game", name: str, args: list[Any]) -> Any:
     value = _quantity(g, q, args)
     remember(g, stamp, key, value, args, epoch)
     return value
+
+
+def _by_identity(x: Any) -> bool:
+    """Whether ``x`` may stand in a key itself: a player or a card (hashed and compared by identity)."""
+    return isinstance(x, Player) or isinstance(x, Card) or isinstance(x, VirtualCard)
 
 
 def epoch_stable(g: "Game", q: Quantity) -> bool:

@@ -77,7 +77,8 @@ def admits(g: "Game", user: Player, target: Player, card: Card, spec: TargetSpec
     through its kind: the quantities it asks and the attributes printed for the kind
     (:data:`~sgs_runtime.resolution.vocabulary.EPOCH_ATTRS`), with no filter skill in force. A delayed
     trick (the target's judge area), further players (``then``) and a card lying as another face are
-    not of that kind."""
+    not of that kind. With no filter there is nothing to remember: whether the target is alive (or the
+    dead may be chosen) is the answer."""
     kind = card.base
     use = kind.use
     reads = spec.filter_reads
@@ -86,21 +87,19 @@ def admits(g: "Game", user: Player, target: Player, card: Card, spec: TargetSpec
         return None
     fn = spec.filter
     if fn is None:
-        if not g.skillset.settled or g.card_view.filtering():
-            return None
-    else:
-        cache = g.epoch_cache
-        epoch = g.epoch
-        if cache.version != epoch:
-            cache.at(epoch)
-        memo = cache.kinds
-        stable = memo.get(fn)
-        if stable is None:
-            stable = reads_stable(g, reads)
-            if g.epoch == epoch:
-                memo[fn] = stable
-        if not stable:
-            return None
+        return target.alive or spec.dead  # (nothing to remember)
+    cache = g.epoch_cache
+    epoch = g.epoch
+    if cache.version != epoch:
+        cache.at(epoch)
+    memo = cache.kinds
+    stable = memo.get(fn)
+    if stable is None:
+        stable = reads_stable(g, reads)
+        if g.epoch == epoch:
+            memo[fn] = stable
+    if not stable:
+        return None
     key = ("admits", user, target, kind.id)  # (the kind by its id: every card of it shares the answer)
     hit = recall(g, key, True)
     if hit is not None:
