@@ -180,3 +180,51 @@ def test_an_equipment_move_finds_again_the_skills_of_its_player_only() -> None:
         assert [(h.skill.id, h.source) for h in g.skillset.held(p)] == fresh
         assert (g.skillset.held(p) is before[p.seat]) == (p is not a)  # the others' sets were kept
     assert "defensive_horse" in [s.id for s in g.skillset.of(a)]
+
+
+# ------------------------------------------------------------ a card's word on its targets
+
+
+def test_a_cards_word_on_a_target_is_remembered_for_the_epoch_and_shared_by_its_kind() -> None:
+    from sgs_runtime.resolution.use import _eligible, admits, eligible
+
+    g = started()
+    if g.card_view.filtering():  # (a deal with a filter skill: nothing is remembered for an epoch)
+        pytest.skip("a filter skill is in force in this deal")
+    kind = CONTENT.cards["slash"]
+    assert kind.use is not None
+    spec = kind.use.targets
+    assert spec.filter_reads == {"in_attack_range", "slash_unbounded"}  # epoch quantities only (sgs_dsl/epochs.py)
+    snatch = CONTENT.cards["snatch"].use
+    assert snatch is not None and snatch.targets.filter_reads is None  # it reads the target's cards
+    first, second = [c for c in g.cards if c.base is kind][:2]
+    a = g.players[0]
+    for p in g.players:
+        said = admits(g, a, p, first, spec)
+        assert said is not None
+        assert said == (p.alive and p is not a and bool(quantity(g, "in_attack_range", [a, p])))
+        assert ("admits", a, p, kind.id) in g.epoch_cache.entries
+        assert admits(g, a, p, second, spec) == said  # another Slash: the same entry
+        assert eligible(g, a, p, first, spec) == _eligible(g, a, p, first, spec)
+    delayed = next(c for c in g.cards if c.base.delayed is not None and c.base.use is not None)
+    assert delayed.base.use is not None
+    assert admits(g, a, a, delayed, delayed.base.use.targets) is None  # a judge area changes within an epoch
+
+
+def test_a_wrong_word_on_a_target_is_caught_by_the_check_of_the_epoch() -> None:
+    from sgs_runtime.resolution.use import admits
+
+    g = started()
+    if g.card_view.filtering():
+        pytest.skip("a filter skill is in force in this deal")
+    kind = CONTENT.cards["slash"]
+    assert kind.use is not None
+    card = next(c for c in g.cards if c.base is kind)
+    a, b = g.players[0], g.players[1]
+    truth = admits(g, a, b, card, kind.use.targets)
+    assert truth is not None
+    g.epoch_cache.put(g.epoch, ("admits", a, b, kind.id), not truth, ())  # as if the epoch had not moved on
+    assert admits(g, a, b, card, kind.use.targets) is (not truth)  # believed, without the check
+    g.check_caches = True
+    with pytest.raises(GameError, match="cache check"):
+        admits(g, a, b, card, kind.use.targets)
