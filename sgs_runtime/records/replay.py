@@ -60,23 +60,34 @@ def encode(answer: Any) -> Any:
     if isinstance(answer, Player):
         return answer.seat
     if isinstance(answer, PlayAction):
-        out: dict[str, Any] = {"card": encode(answer.card), "skill": answer.skill, "cards": encode(answer.cards),
-                               "targets": encode(answer.targets), "secondary": encode(answer.secondary),
-                               "view_as": answer.view_as}
-        if answer.recast:
+        given: Any = answer  # (each field read once)
+        out: dict[str, Any] = {"card": encode(given.card), "skill": given.skill, "cards": _encoded(given.cards),
+                               "targets": _encoded(given.targets), "secondary": _encoded(given.secondary),
+                               "view_as": given.view_as}
+        if given.recast:
             out["recast"] = True
-        if answer.as_card:
-            out["as"] = answer.as_card
+        as_card = given.as_card
+        if as_card:
+            out["as"] = as_card
         return out
     if isinstance(answer, Response):
-        out = {"card": encode(answer.card), "skill": answer.skill, "cards": encode(answer.cards),
-               "view_as": answer.view_as}
-        if answer.as_card:
-            out["as"] = answer.as_card
+        given = answer
+        out = {"card": encode(given.card), "skill": given.skill, "cards": _encoded(given.cards),
+               "view_as": given.view_as}
+        as_card = given.as_card
+        if as_card:
+            out["as"] = as_card
         return out
     if isinstance(answer, (list, tuple)):
         return [encode(a) for a in answer]
     return answer
+
+
+def _encoded(items: Any) -> Any:
+    """A list of an answer in JSON form: cards by id, players by seat (as :func:`encode`, in one pass)."""
+    if not isinstance(items, (list, tuple)):
+        return encode(items)
+    return [x.id if isinstance(x, Card) else x.seat if isinstance(x, Player) else encode(x) for x in items]
 
 
 #: the fields of a transcript, and what each holds

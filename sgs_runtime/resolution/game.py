@@ -157,7 +157,7 @@ class Game:
         self._trigger_index: dict[str, list[Trigger]] = {}
         for tr in [*content.pack_triggers, *rules.triggers]:
             self._trigger_index.setdefault(tr.timing, []).append(tr)
-        self.stats: dict[str, int] = {}
+        self._kinds: list[str] = []  # the kind of every record, in order (:attr:`stats` counts them)
         self.card_counts: dict[str, int] = {}  # card kind id -> uses and plays (simulation counts)
         self.skill_counts: dict[str, int] = {}  # skill id -> "skill" records
         # the seats that used each card kind / skill ("skill" records with a player), for win rates when used
@@ -326,12 +326,20 @@ class Game:
         """The state has changed in a way no log record tells (a mark, a counter, the phase): forget quantities."""
         self.version += 1
 
+    @property
+    def stats(self) -> dict[str, int]:
+        """How many records of each kind the game has made (kept or not), in the order first made."""
+        counts: dict[str, int] = {}
+        for kind in self._kinds:
+            counts[kind] = counts.get(kind, 0) + 1
+        return counts
+
     def emit(self, kind: str, **fields: Any) -> None:
         """Append a record to the event log (JSON lines); count it in ``stats`` either way.
 
         Every record stands for a change of the state, so the state version moves on (:meth:`touch`)."""
         self.version += 1
-        self.stats[kind] = self.stats.get(kind, 0) + 1
+        self._kinds.append(kind)
         if kind == "skill":
             sid = str(fields.get("skill"))
             self.skill_counts[sid] = self.skill_counts.get(sid, 0) + 1
