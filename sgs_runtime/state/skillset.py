@@ -366,28 +366,18 @@ class SkillSet:
 
     def _index(self) -> dict[str, frozenset[int]]:
         """Index every timing point in one pass: who waits there, and who only for their own events."""
-        # (lists, each seat once: no set made for a point only to be looked up)
-        seats: dict[str, list[int]] = {}
-        wide: dict[str, list[int]] = {}
+        seats: dict[str, set[int]] = {}
+        wide: dict[str, set[int]] = {}
         for p in self.game.players:
-            seat = p.seat
             for timing, others in self._seat_timings(p).items():
-                got = seats.get(timing)
-                if got is None:
-                    seats[timing] = [seat]
-                else:
-                    got.append(seat)
+                seats.setdefault(timing, set()).add(p.seat)
                 if others:
-                    also = wide.get(timing)
-                    if also is None:
-                        wide[timing] = [seat]
-                    else:
-                        also.append(seat)
+                    wide.setdefault(timing, set()).add(p.seat)
         owners = {t: frozenset(s) for t, s in seats.items()}
         own_only: dict[str, frozenset[int]] = {}
         for t, s in seats.items():
             w = wide.get(t)
-            own_only[t] = owners[t] if w is None else frozenset([x for x in s if x not in w])
+            own_only[t] = owners[t] if w is None else frozenset(s - w)
         owners[""] = frozenset()  # (indexed, even when nobody waits anywhere)
         if not self._busy:  # (asked while the sets are being built: a partial answer, not kept)
             self._owners = owners
