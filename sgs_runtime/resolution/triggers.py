@@ -86,10 +86,9 @@ def fire(g: "Game", timing: str, event: Event,
     """Fire every trigger waiting at ``timing`` for ``event`` (``yield from fire(...)``).
 
     ``extra`` adds triggers for some seats at this one point: the skills of equipment
-    that has just left its owner, which still see their own leaving. When nothing will fire
-    at the point (most timings, most of the time: nobody waits there, and no rule of the
-    game whose condition holds) there is nothing to run: an empty tuple is returned
-    instead of a generator.
+    that has just left its owner, which still see their own leaving. When nobody waits
+    at the point (most timings, most of the time) there is nothing to run: an empty
+    tuple is returned instead of a generator.
     """
     if g.trace is not None and timing in g.why_timings:
         _watch(g, timing, event, extra)
@@ -98,26 +97,9 @@ def fire(g: "Game", timing: str, event: Event,
         g.skillset.verify(timing)
     if extra:
         owners = owners | frozenset(extra)
-    if not owners:
-        rules = g._trigger_index.get(timing)
-        if rules is None or not _rule_fires(g, timing, event, rules):
-            return _NOTHING
+    if not owners and timing not in g._trigger_index:
+        return _NOTHING
     return _fire(g, timing, event, owners, extra)
-
-
-def _rule_fires(g: "Game", timing: str, event: Event, rules: list["Trigger"]) -> bool:
-    """Whether one of the rules' own triggers at ``timing`` fires, where no skill waits: the first
-    whose condition holds, looked at in order as :func:`_fire` looks (a condition only reads the
-    state, and no trigger has fired before it, so :func:`_fire` finds the same)."""
-    t = TIMINGS.get(timing)
-    if (t.before if t is not None else True) and event.cancelled:
-        return False
-    subject = subject_of(timing, event)
-    me = subject if subject is not None else g.current
-    for tr in rules:
-        if tr.condition is None or tr.condition(Frame(g, {"me": me, "event": event})):
-            return True
-    return False
 
 
 _NOTHING: Final[tuple[()]] = ()
