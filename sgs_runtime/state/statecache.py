@@ -82,13 +82,8 @@ def recall(g: "Game", key: tuple[Any, ...], epoch: bool = False) -> Optional[tup
     if g.check_caches:
         return None
     if epoch:
-        cache, version = g.epoch_cache, g.epoch
-    else:
-        cache, version = g.state_cache, g.version
-    if cache.version != version:  # (the version moved on: nothing older holds)
-        cache.at(version)
-        return None
-    return cache.entries.get(key)
+        return g.epoch_cache.at(g.epoch).get(key)
+    return g.state_cache.at(g.version).get(key)
 
 
 def remember(g: "Game", version: int, key: tuple[Any, ...], value: Any, keep: Sequence[Any],
