@@ -61,8 +61,8 @@ def encode(answer: Any) -> Any:
         return answer.seat
     if isinstance(answer, PlayAction):
         given: Any = answer  # (each field read once)
-        out: dict[str, Any] = {"card": encode(given.card), "skill": given.skill, "cards": _encoded(given.cards),
-                               "targets": _encoded(given.targets), "secondary": _encoded(given.secondary),
+        out: dict[str, Any] = {"card": encode(given.card), "skill": given.skill, "cards": encode(given.cards),
+                               "targets": encode(given.targets), "secondary": encode(given.secondary),
                                "view_as": given.view_as}
         if given.recast:
             out["recast"] = True
@@ -72,22 +72,15 @@ def encode(answer: Any) -> Any:
         return out
     if isinstance(answer, Response):
         given = answer
-        out = {"card": encode(given.card), "skill": given.skill, "cards": _encoded(given.cards),
+        out = {"card": encode(given.card), "skill": given.skill, "cards": encode(given.cards),
                "view_as": given.view_as}
         as_card = given.as_card
         if as_card:
             out["as"] = as_card
         return out
-    if isinstance(answer, (list, tuple)):
-        return [encode(a) for a in answer]
+    if isinstance(answer, (list, tuple)):  # (cards and players, the most common items, at once)
+        return [a.id if isinstance(a, Card) else a.seat if isinstance(a, Player) else encode(a) for a in answer]
     return answer
-
-
-def _encoded(items: Any) -> Any:
-    """A list of an answer in JSON form: cards by id, players by seat (as :func:`encode`, in one pass)."""
-    if not isinstance(items, (list, tuple)):
-        return encode(items)
-    return [x.id if isinstance(x, Card) else x.seat if isinstance(x, Player) else encode(x) for x in items]
 
 
 #: the fields of a transcript, and what each holds

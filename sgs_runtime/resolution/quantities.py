@@ -111,15 +111,25 @@ def reads_stable(g: "Game", reads: frozenset[str]) -> bool:
     """Whether an expression that asks the quantities ``reads``, and reads nothing else that changes
     within a skill epoch (:func:`sgs_dsl.epochs.epoch_reads`), keeps its value for the present epoch:
     the skill sets stand, no filter skill is in force (a card reads as printed) and every quantity it
-    asks is of that kind (:func:`epoch_stable`)."""
-    if not g.skillset.settled or g.card_view.filtering():
-        return False
-    quantities = g.rules.quantities
-    for name in reads:
-        q = quantities.get(name)
-        if q is None or not epoch_stable(g, q):
-            return False
-    return True
+    asks is of that kind (:func:`epoch_stable`). Decided once per epoch and set of quantities."""
+    epoch = g.epoch
+    cache = g.epoch_cache
+    if cache.version != epoch:
+        cache.at(epoch)
+    got = cache.kinds.get(reads)
+    if got is not None:
+        return got
+    stable = g.skillset.settled and not g.card_view.filtering()
+    if stable:
+        quantities = g.rules.quantities
+        for name in reads:
+            q = quantities.get(name)
+            if q is None or not epoch_stable(g, q):
+                stable = False
+                break
+    if g.epoch == epoch and g.skillset.settled:
+        cache.kinds[reads] = stable
+    return stable
 
 
 #: how deeply quantities may ask each other (a modifier of one reading another ...)

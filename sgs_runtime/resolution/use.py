@@ -88,17 +88,7 @@ def admits(g: "Game", user: Player, target: Player, card: Card, spec: TargetSpec
     fn = spec.filter
     if fn is None:
         return target.alive or spec.dead  # (nothing to remember)
-    cache = g.epoch_cache
-    epoch = g.epoch
-    if cache.version != epoch:
-        cache.at(epoch)
-    memo = cache.kinds
-    stable = memo.get(fn)
-    if stable is None:
-        stable = reads_stable(g, reads)
-        if g.epoch == epoch:
-            memo[fn] = stable
-    if not stable:
+    if not reads_stable(g, reads):
         return None
     key = ("admits", user, target, kind.id)  # (the kind by its id: every card of it shares the answer)
     hit = recall(g, key, True)

@@ -50,7 +50,7 @@ class StateCache:
         self.version = -1
         self.entries: dict[tuple[Any, ...], tuple[Any, Sequence[Any]]] = {}
         #: a word about a whole kind of question, for the same version: by a quantity's name
-        #: (quantities.epoch_stable), by a card's target filter (use.admits)
+        #: (quantities.epoch_stable), by the set of quantities an expression asks (quantities.reads_stable)
         self.kinds: dict[Any, bool] = {}
 
     def at(self, version: int) -> dict[tuple[Any, ...], tuple[Any, Sequence[Any]]]:
