@@ -34,6 +34,7 @@ from sgs_runtime.errors import GameError, IllegalDecision, SgsError, did_you_mea
 from sgs_runtime.resolution.requests import (
     ArrangeRequest,
     CardsRequest,
+    CheckedAction,
     ConfirmRequest,
     OptionRequest,
     PlayAction,
@@ -59,9 +60,18 @@ def encode(answer: Any) -> Any:
         return answer.id
     if isinstance(answer, Player):
         return answer.seat
+    if isinstance(answer, CheckedAction):  # (a play action as the game took it: native fields)
+        out: dict[str, Any] = {"card": answer.card.id if answer.card is not None else None, "skill": answer.skill,
+               "cards": [c.id for c in answer.cards], "targets": [p.seat for p in answer.targets],
+               "secondary": [p.seat for p in answer.secondary], "view_as": answer.view_as}
+        if answer.recast:
+            out["recast"] = True
+        if answer.as_card:
+            out["as"] = answer.as_card
+        return out
     if isinstance(answer, PlayAction):
         given: Any = answer  # (each field read once)
-        out: dict[str, Any] = {"card": encode(given.card), "skill": given.skill, "cards": encode(given.cards),
+        out = {"card": encode(given.card), "skill": given.skill, "cards": encode(given.cards),
                                "targets": encode(given.targets), "secondary": encode(given.secondary),
                                "view_as": given.view_as}
         if given.recast:

@@ -205,12 +205,13 @@ class Game:
             raise GameError("the game is over: there is no request to answer" if self.over else
                             "there is no pending request to answer (start the game first)")
         # the request checks the answer's type and range first: a refused answer raises
-        # IllegalDecision before anything is recorded or changed, and ``req`` stays pending
-        req.check(answer)
-        self.record_decision(req, answer)
+        # IllegalDecision before anything is recorded or changed, and ``req`` stays pending; the game
+        # goes on with what the request accepted (a play action: its checked form, read once)
+        value = req.accept(answer)
+        self.record_decision(req, value)
         if self.trace is not None:
             self.note_request(req, answer)
-        return self._advance(answer)
+        return self._advance(value)
 
     def play(self, agents: Sequence[Any]) -> GameResult:
         """Play to the end with one agent per seat; each gets only its seat's view (:mod:`seatview`)."""

@@ -135,6 +135,12 @@ class Request(_Plain):
     def check(self, answer: Any) -> None:
         """Raise :class:`IllegalDecision` if ``answer`` is not allowed."""
 
+    def accept(self, answer: Any) -> Any:
+        """:meth:`check` ``answer``, and give what the game goes on with: the answer itself, or the
+        checked form a request of its kind makes of it (:class:`CheckedAction`)."""
+        self.check(answer)
+        return answer
+
     def decline(self) -> Any:
         """The answer meaning 'no' for an optional request."""
         return None
@@ -347,6 +353,37 @@ def _action_key(card: Any, skill: Any, cards: Any, targets: Any, view_as: Any, s
     return (card, skill, tuple(cards), tuple(targets), view_as, tuple(secondary), recast, as_card)
 
 
+class CheckedAction:
+    """A :class:`PlayAction` as the game goes on with it once its fields are checked
+    (:func:`check_action_fields`): the same fields, typed, its lists taken as tuples, so that
+    what the agent does to its action afterwards changes nothing. :meth:`Game.answer` records
+    it and hands it to the play phase (:meth:`PlayRequest.accept`).
+
+    >>> a = CheckedAction(None, "zhiheng", (), (), -1, (), False, None)
+    >>> a.key == PlayAction(skill="zhiheng", view_as=-1).key()
+    True
+    """
+
+    def __init__(self, card: Optional[Card], skill: Optional[str], cards: tuple[Card, ...],
+                 targets: tuple[Player, ...], view_as: int, secondary: tuple[Player, ...], recast: bool,
+                 as_card: Optional[str]) -> None:
+        self.card = card
+        self.skill = skill
+        self.cards = cards
+        self.targets = targets
+        self.view_as = view_as
+        self.secondary = secondary
+        self.recast = recast
+        self.as_card = as_card
+        #: what the action says, by identity (:meth:`PlayAction.key`)
+        self.key = (card, skill, cards, targets, view_as, secondary, recast, as_card)
+
+    def __repr__(self) -> str:
+        return (f"CheckedAction(card={self.card!r}, skill={self.skill!r}, cards={self.cards!r}, "
+                f"targets={self.targets!r}, view_as={self.view_as!r}, secondary={self.secondary!r}, "
+                f"recast={self.recast!r}, as_card={self.as_card!r})")
+
+
 @mypyc_attr(serializable=True)  # (kept by a request's functions, which a copy of the game copies)
 class TargetPool:
     """The targets a play option may choose, to be looked at one player at a time: an agent that wants
@@ -419,7 +456,7 @@ class PlayRequest(Request):
                  target_choices: Optional[Callable[[PlayOption, list[Card], list[Player]],
                                                    tuple[list[Player], int, int]]] = None,
                  secondary_choices: Optional[Callable[[PlayOption, list[Card], Player, int], list[Player]]] = None,
-                 validate: Optional[Callable[[PlayAction], Optional[str]]] = None,
+                 validate: Optional[Callable[[CheckedAction], Optional[str]]] = None,
                  target_pool: Optional[Callable[[PlayOption, list[Card]], TargetPool]] = None) -> None:
         super().__init__(player, prompt, True)  # (always optional: None ends the phase)
         self.kind = "play"
@@ -437,18 +474,23 @@ class PlayRequest(Request):
         self.passed: set[tuple[Any, ...]] = set()
 
     def check(self, answer: Any) -> None:
+        self.accept(answer)
+
+    def accept(self, answer: Any) -> Optional[CheckedAction]:
         if answer is None:
-            return
+            return None
         if not isinstance(answer, PlayAction):
             raise IllegalDecision(f"answer a play request with a PlayAction or None, not {_type_name(answer)}")
-        key = check_action_fields(answer)
+        checked = check_action_fields(answer)
+        key = checked.key
         if key in self.passed:
-            return  # the state has not changed while the request waits: the verdict holds
+            return checked  # the state has not changed while the request waits: the verdict holds
         assert self.validate is not None
-        problem = self.validate(answer)
+        problem = self.validate(checked)
         if problem:
             raise IllegalDecision(problem)
         self.passed.add(key)
+        return checked
 
 
 @mypyc_attr(native_class=False)  # (an agent's answer: checked field by field by the game, not at its making)
@@ -536,9 +578,9 @@ def _check_card_skill(what: str, card: Any, skill: Any, cards: Any, view_as: Any
         raise IllegalDecision(f"{what}.as_card must be a card kind id (a string) or None, not {_type_name(as_card)}")
 
 
-def check_action_fields(action: PlayAction) -> tuple[Any, ...]:
+def check_action_fields(action: PlayAction) -> CheckedAction:
     """Raise :class:`IllegalDecision` unless every field of ``action`` has the type it must have; else
-    the action's key (:meth:`PlayAction.key`), made from the fields as they were checked."""
+    the action as the game goes on with it (:class:`CheckedAction`), made from the fields as they were checked."""
     # (read as Any, each field once: the compiled build would check each field against its declared type
     # as it is read, and raise a TypeError where the game owes the agent a refusal in words)
     given: Any = action
@@ -551,7 +593,7 @@ def check_action_fields(action: PlayAction) -> tuple[Any, ...]:
         raise IllegalDecision(f"a PlayAction.recast must be True or False, not {_type_name(recast)}")
     if card is None and skill is None:
         raise IllegalDecision("a PlayAction must name a card or a skill (answer None to end the play phase)")
-    return _action_key(card, skill, cards, targets, view_as, secondary, recast, as_card)
+    return CheckedAction(card, skill, tuple(cards), tuple(targets), view_as, tuple(secondary), recast, as_card)
 
 
 def check_response_fields(ans: Response) -> None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 from sgs_runtime.resolution.moves import clear_processing, equip, move
 from sgs_runtime.resolution.prohibitions import forbids_target, forbids_use
 from sgs_runtime.resolution.quantities import quantity, reads_stable
-from sgs_runtime.resolution.requests import PlayAction, PlayOption, PlayRequest, TargetPool
+from sgs_runtime.resolution.requests import CheckedAction, PlayOption, PlayRequest, TargetPool
 from sgs_runtime.resolution.triggers import count_use, fire, fire_deferred
 from sgs_runtime.state.definitions import CardChoice, CardKind, ExprFn, QuantityCall, Skill, TargetSpec, ViewAs
 from sgs_runtime.state.events import DeclareEvent, EffectEvent, TargetEvent, UseEvent
@@ -730,7 +730,7 @@ class _PlayAsks:
         return TargetPool(_target_pool(g, player, spec.dead, False),
                           lambda p: target_ok(g, player, chosen_card, spec, p), lo, hi)
 
-    def validate(self, action: PlayAction) -> Optional[str]:
+    def validate(self, action: CheckedAction) -> Optional[str]:
         return validate_play(self.g, self.player, self.opts, action)
 
     def secondary_choices(self, opt: PlayOption, cards: list[Card], target: Player, index: int) -> list[Player]:
@@ -772,7 +772,7 @@ def action_kind(g: "Game", va: ViewAs, as_card: Optional[str]) -> str:
     return first if first is not None else va.card
 
 
-def find_option(g: "Game", opts: Sequence[PlayOption], action: PlayAction) -> Optional[PlayOption]:
+def find_option(g: "Game", opts: Sequence[PlayOption], action: CheckedAction) -> Optional[PlayOption]:
     """The option ``action`` takes: the same card (and recast or not), or the same part of the same skill.
 
     A skill's part is matched exactly: the active part only by ``view_as == -1`` (or ``0`` when the skill has
@@ -800,8 +800,8 @@ def _of_game(g: "Game", p: Player) -> bool:
     return 0 <= p.seat < len(g.players) and g.players[p.seat] is p
 
 
-def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action: PlayAction) -> Optional[str]:
-    """Why ``action`` is not allowed now, or None. The fields' types were checked (:class:`PlayRequest`)."""
+def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action: CheckedAction) -> Optional[str]:
+    """Why ``action`` is not allowed now, or None (its fields' types checked: :func:`check_action_fields`)."""
     for what, players in (("target", action.targets), ("further player", action.secondary)):
         for p in players:
             if not _of_game(g, p):
@@ -891,7 +891,7 @@ def validate_play(g: "Game", player: Player, opts: Sequence[PlayOption], action:
     return check_targets(g, player, card, tspec, action.targets, action.secondary)
 
 
-def perform(g: "Game", player: Player, action: PlayAction) -> "Gen":
+def perform(g: "Game", player: Player, action: CheckedAction) -> "Gen":
     """Carry out a validated play-phase action (:func:`validate_play`: the same part, the same kind)."""
     if action.card is not None and action.recast:
         yield from recast(g, player, action.card)
