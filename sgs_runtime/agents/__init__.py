@@ -30,6 +30,7 @@ from sgs_runtime.resolution.requests import (
     OptionRequest,
     PlayAction,
     PlayersRequest,
+    PlayOption,
     PlayRequest,
     Request,
     RespondRequest,
@@ -155,7 +156,7 @@ class RandomAgent(Agent):
                 return action
         return None
 
-    def _build(self, req: PlayRequest, opt: Any) -> Optional[PlayAction]:
+    def _build(self, req: PlayRequest, opt: PlayOption) -> Optional[PlayAction]:
         assert req.card_choices and req.card_step and req.target_choices
         if opt.recast:
             return PlayAction(card=opt.card, recast=True)

@@ -30,7 +30,7 @@ from sgs_runtime.state.events import Event, UseEvent
 from sgs_runtime.state.frame import GameOver
 from sgs_runtime.state.model import Card, HeroDraft, Player, Zone
 from sgs_runtime.state.seatview import SeatView, ask_agent
-from sgs_runtime.state.skillset import SkillSet
+from sgs_runtime.state.skillset import SkillSet, set_at
 from sgs_runtime.state.statecache import StateCache
 
 Gen = Generator[Request, Any, Any]
@@ -346,7 +346,7 @@ class Game:
             self.skill_counts[sid] = self.skill_counts.get(sid, 0) + 1
             who = fields.get("player")
             if isinstance(who, Player):
-                self.skill_users.setdefault(sid, set()).add(who.seat)
+                set_at(self.skill_users, sid).add(who.seat)
                 through = self.skillset.via(who, sid)
                 if through:  # a copied or granted skill: the skill that gives it took effect too, for its holders
                     givers = self.skillset.givers(who, self.content.skills[sid]) if sid in self.content.skills else []
@@ -469,7 +469,7 @@ class Game:
         kind = card.kind.id
         self.history.append((player.seat, kind, self.phase if player is self.current else None, mode))
         self.card_counts[kind] = self.card_counts.get(kind, 0) + 1
-        self.card_users.setdefault(kind, set()).add(player.seat)
+        set_at(self.card_users, kind).add(player.seat)
         if self.card_view.active:
             for c in card.physical:
                 self.count_filters(c)
@@ -488,7 +488,7 @@ class Game:
         and the players who hold it (a grant's givers) among the seats that used it (win rates when used)."""
         self.skill_counts[sid] = self.skill_counts.get(sid, 0) + 1
         for holder in holders:
-            self.skill_users.setdefault(sid, set()).add(holder.seat)
+            set_at(self.skill_users, sid).add(holder.seat)
 
     def option(self, name: str) -> Any:
         return self.options.get(name)

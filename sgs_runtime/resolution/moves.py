@@ -16,6 +16,7 @@ from sgs_runtime.state.chance import shuffle
 from sgs_runtime.state.events import DrawEvent, MoveEvent
 from sgs_runtime.state.frame import GameOver
 from sgs_runtime.state.model import AnyCard, Card, Player, Zone
+from sgs_runtime.state.skillset import list_at
 from sgs_runtime.state.visibility import forget, on_move, seen_by
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -55,7 +56,7 @@ def move(g: "Game", cards: Sequence[Card], to: Zone, *, reason: str, by: Optiona
         z = c.zone
         assert z is not None
         if z.owner is not None and z.name in OWNED:
-            losses.setdefault((z.owner.seat, z.name), []).append(c)
+            list_at(losses, (z.owner.seat, z.name)).append(c)
             owners[z.owner.seat] = z.owner
         z.remove(c)
         on_move(c, z, to, by, visible)

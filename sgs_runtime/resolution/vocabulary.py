@@ -16,7 +16,7 @@ from sgs_runtime.resolution.prohibitions import forbids_target
 from sgs_runtime.resolution.quantities import seat_distance
 from sgs_runtime.state.chance import shuffle
 from sgs_runtime.state.events import Event
-from sgs_runtime.state.model import COLOR, Card, Player, VirtualCard, card_is, parse_card_text
+from sgs_runtime.state.model import COLOR, AnyCard, Card, Player, VirtualCard, card_is, parse_card_text
 from sgs_runtime.state.visibility import visible
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,24 +51,82 @@ class OptionalField(Field):
 
 
 def _cards_in(zone: str) -> Getter:
-    return lambda p: list(p.zone(zone).cards) if p.zone(zone) is not None else []
+    def cards_in(p: Player) -> list[Card]:
+        z = p.zone(zone)
+        return list(z.cards) if z is not None else []
+    return cards_in
+
+
+# The getters below are typed (not lambdas of an untyped value): the compiled build reads the
+# attributes of a typed value directly, where it would look them up by name on an untyped one.
+
+
+def _wounded(p: Player) -> bool:
+    return p.hp < p.max_hp
+
+
+def _dead(p: Player) -> bool:
+    return not p.alive
+
+
+def _own_cards(p: Player) -> list[Card]:
+    return p.hand.cards + p.equip.cards
+
+
+def _area_cards(p: Player) -> list[Card]:
+    return p.hand.cards + p.equip.cards + p.judge.cards
+
+
+def _hand_count(p: Player) -> int:
+    return len(p.hand)
+
+
+def _pile_names(p: Player) -> list[str]:
+    return [n for n, z in p.piles.items() if z.cards]
+
+
+def _slot(c: AnyCard) -> Optional[str]:
+    equip = c.kind.equip
+    return equip.slot if equip else None
+
+
+def _range(c: AnyCard) -> int:
+    equip = c.kind.equip
+    return equip.range if equip and equip.range else 0
+
+
+def _delayed(c: AnyCard) -> bool:
+    return c.kind.delayed is not None
+
+
+def _physical(c: AnyCard) -> list[Card]:
+    return list(c.physical)
+
+
+def _virtual(c: AnyCard) -> bool:
+    return bool(c.virtual)
+
+
+def _zone_name(c: AnyCard) -> Optional[str]:
+    z = c.zone
+    return z.name if z is not None else None
 
 
 PLAYER_ATTRS: Final[dict[str, tuple[str, Getter, str]]] = {
     "hp": ("num", Field("hp"), "current HP"),
     "max_hp": ("num", Field("max_hp"), "maximum HP"),
     "lost_hp": ("num", Field("lost_hp"), "max HP minus HP"),
-    "wounded": ("bool", lambda p: p.hp < p.max_hp, "HP below max HP"),
+    "wounded": ("bool", _wounded, "HP below max HP"),
     "alive": ("bool", Field("alive"), "alive"),
-    "dead": ("bool", lambda p: not p.alive, "dead"),
+    "dead": ("bool", _dead, "dead"),
     "dying": ("bool", Field("dying"), "in the dying state (濒死)"),
     "hand": ("cards", _cards_in("hand"), "hand cards"),
     "equip": ("cards", _cards_in("equip"), "equipped cards"),
     "judge": ("cards", _cards_in("judge"), "judge area, in placement order"),
-    "cards": ("cards", lambda p: p.hand.cards + p.equip.cards, "hand and equipped cards (牌)"),
-    "area_cards": ("cards", lambda p: p.hand.cards + p.equip.cards + p.judge.cards,
+    "cards": ("cards", _own_cards, "hand and equipped cards (牌)"),
+    "area_cards": ("cards", _area_cards,
                    "hand, equipped and judge-area cards (区域里的牌)"),
-    "hand_count": ("num", lambda p: len(p.hand), "number of hand cards"),
+    "hand_count": ("num", _hand_count, "number of hand cards"),
     "hero": ("sym:hero", Field("hero.id"), "hero id"),
     "kingdom": ("sym:kingdom", Field("kingdom"), "kingdom (势力); a god hero's chosen one once chosen; "
                 "assignable: `p.kingdom = wei`"),
@@ -78,7 +136,7 @@ PLAYER_ATTRS: Final[dict[str, tuple[str, Getter, str]]] = {
     "role": ("sym:role", Field("role"), "role (身份)"),
     "seat": ("num", Field("seat"), "seat number, from 0"),
     "face_down": ("bool", Field("face_down"), "turned over"),
-    "pile_names": ("syms:pile", lambda p: [n for n, z in p.piles.items() if z.cards], "the piles on this player"),
+    "pile_names": ("syms:pile", _pile_names, "the piles on this player"),
     "chained": ("bool", Field("chained"), "in the chained state (铁索连环); assignable: `p.chained = true`"),
 }
 
@@ -89,15 +147,14 @@ CARD_ATTRS: Final[dict[str, tuple[str, Getter, str]]] = {
     "color": ("sym:color", Field("color"), "red or black; none when its cards have no common colour"),
     "rank": ("num", Field("rank"), "1 (A) .. 13 (K); 0 when it has none"),
     "type": ("sym:type", Field("kind.type"), "basic, trick or equip"),
-    "slot": ("sym:slot", lambda c: c.kind.equip.slot if c.kind.equip else None, "equipment slot, or none"),
-    "range": ("num", lambda c: c.kind.equip.range if c.kind.equip and c.kind.equip.range else 0,
-              "a weapon's range"),
-    "delayed": ("bool", lambda c: c.kind.delayed is not None, "a delayed trick"),
-    "cards": ("cards", lambda c: list(c.physical), "the physical cards it is made of"),
-    "virtual": ("bool", lambda c: bool(c.virtual), "made by a skill or an effect"),
+    "slot": ("sym:slot", _slot, "equipment slot, or none"),
+    "range": ("num", _range, "a weapon's range"),
+    "delayed": ("bool", _delayed, "a delayed trick"),
+    "cards": ("cards", _physical, "the physical cards it is made of"),
+    "virtual": ("bool", _virtual, "made by a skill or an effect"),
     "skill": ("sym:skill", Field("skill"), "the skill that made it, or none"),
     "owner": ("player", Field("owner"), "the player whose area holds it, or none"),
-    "zone": ("sym:zone", lambda c: c.zone.name if c.zone is not None else None, "the zone it is in"),
+    "zone": ("sym:zone", _zone_name, "the zone it is in"),
 }
 
 JUDGE_ATTRS: Final[dict[str, tuple[str, Getter, str]]] = {
@@ -255,12 +312,25 @@ COMPREHENSIONS: Final = {
     "select": "same",
 }
 
+def _mark(p: Player, f: "Frame", name: str) -> int:
+    return p.marks.get(name, 0)
+
+
+def _has_skill(p: Player, f: "Frame", sid: str) -> bool:
+    return f.game.skillset.has(p, sid)
+
+
+def _pile_cards(p: Player, f: "Frame", name: str) -> list[Card]:
+    pile = p.piles.get(name)
+    return list(pile.cards) if pile is not None else []
+
+
 # player methods: name -> (argument types, result, implementation(player, frame, *args), doc)
 PLAYER_METHODS: Final[dict[str, tuple[tuple[str, ...], str, Callable[..., Any], str]]] = {
-    "mark": (("mark",), "num", lambda p, f, name: p.marks.get(name, 0), "the number of a mark"),
+    "mark": (("mark",), "num", _mark, "the number of a mark"),
     "has_skill": (("sym:skill",), "bool",
-                  lambda p, f, sid: f.game.skillset.has(p, sid), "has a skill now"),
-    "pile": (("sym:pile",), "cards", lambda p, f, name: list(p.piles[name].cards) if name in p.piles else [],
+                  _has_skill, "has a skill now"),
+    "pile": (("sym:pile",), "cards", _pile_cards,
              "the cards of a special pile"),
     "unseen": (("sym:card",), "num", lambda p, f, cid: _unseen(f, p, cid),
                "how many cards of that name (family included) this player has not seen anywhere now"),

@@ -36,7 +36,11 @@ def below(rng: random.Random, n: int) -> int:
     """A number in ``range(n)``, ``n`` above 0 (``rng.randrange(n)``)."""
     if n <= 0:
         raise ValueError("empty range for randrange()")
-    return _below(rng.getrandbits, n)
+    k = n.bit_length()  # (as _below, with the method called where it is: no bound method made each time)
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
 
 
 def _below(bits: Callable[[int], int], n: int) -> int:

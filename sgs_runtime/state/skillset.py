@@ -53,6 +53,33 @@ def _reaches_others(skill: "Skill") -> bool:
 SOURCES: Final = ("hero", "gained", "equipment", "copied", "granted", "rules")
 
 
+def list_at(index: dict[Any, list[Any]], key: Any) -> list[Any]:
+    """``index[key]``, an empty list put there first if there is none: ``index.setdefault(key, [])``
+    without the KeyError that the compiled ``setdefault`` raises and clears at each miss.
+
+    >>> d: dict[str, list[int]] = {}
+    >>> list_at(d, "a").append(1); list_at(d, "a").append(2); d
+    {'a': [1, 2]}
+    """
+    got = index.get(key)
+    if got is None:
+        got = index[key] = []
+    return got
+
+
+def set_at(index: dict[Any, set[Any]], key: Any) -> set[Any]:
+    """``index[key]``, an empty set put there first if there is none (as :func:`list_at`).
+
+    >>> d: dict[str, set[int]] = {}
+    >>> set_at(d, "a").add(1); d
+    {'a': {1}}
+    """
+    got = index.get(key)
+    if got is None:
+        got = index[key] = set()
+    return got
+
+
 class Held:
     """One skill a player has, where it comes from, and (granted skills) who gives it."""
 
@@ -216,7 +243,7 @@ class SkillSet:
             got = {}
             for s in self.of(player):
                 for pr in s.prohibitions:
-                    got.setdefault(pr.kind, []).append(pr)
+                    list_at(got, pr.kind).append(pr)
             if not self._busy:
                 self._prohibitions[player.seat] = got
         return got.get(kind, _NONE)
@@ -301,7 +328,7 @@ class SkillSet:
                         if p is q or not p.alive:
                             continue
                         if gr.condition is None or gr.condition(Frame(g, {"me": q, "it": p})):
-                            granted.setdefault(p.seat, {}).setdefault(gr.skill, []).append(q)
+                            list_at(granted.setdefault(p.seat, {}), gr.skill).append(q)
                             via[gr.skill] = h.skill.id
         for p in g.players:
             held = own[p.seat]
@@ -342,7 +369,7 @@ class SkillSet:
             index = {}
             for skill in self.of(player):
                 for tr in skill.triggers:
-                    index.setdefault(tr.timing, []).append(tr)
+                    list_at(index, tr.timing).append(tr)
             self._triggers[player.seat] = index
         return index.get(timing, [])
 
@@ -370,9 +397,9 @@ class SkillSet:
         wide: dict[str, set[int]] = {}
         for p in self.game.players:
             for timing, others in self._seat_timings(p).items():
-                seats.setdefault(timing, set()).add(p.seat)
+                set_at(seats, timing).add(p.seat)
                 if others:
-                    wide.setdefault(timing, set()).add(p.seat)
+                    set_at(wide, timing).add(p.seat)
         owners = {t: frozenset(s) for t, s in seats.items()}
         own_only: dict[str, frozenset[int]] = {}
         for t, s in seats.items():
@@ -407,7 +434,7 @@ class SkillSet:
                 if p.alive:
                     for s in self.of(p):
                         for m in s.modifiers:
-                            index.setdefault(m.quantity, []).append((p, m, self.from_equipment(p, s)))
+                            list_at(index, m.quantity).append((p, m, self.from_equipment(p, s)))
             if self._busy:  # (asked while the sets are being built: a partial answer, not kept)
                 return index.get(quantity, [])
             self._modifiers = index
