@@ -56,3 +56,43 @@ def test_a_games_cyclic_garbage_is_its_own_state_only(content: Any, agents: str,
     assert "Game" in kinds  # (the game's own state refers to itself: the check saw the garbage)
     leaked = sorted(k for k in kinds if k in DECISION_TYPES or _closure_like(k))
     assert not leaked, f"left in reference cycles: {leaked}"
+
+
+def test_a_game_collects_less_while_it_plays_and_gives_the_threshold_back(content: Any) -> None:
+    from sgs_runtime.resolution.game import YOUNG_THRESHOLD
+
+    seen: list[int] = []
+
+    class Watching:
+        """A random bot that notes the young generation's threshold at each decision."""
+
+        def __init__(self, seed: int) -> None:
+            self.bot = make_agent("random", seed)
+
+        def decide(self, request: Any, view: Any) -> Any:
+            seen.append(gc.get_threshold()[0])
+            return self.bot.decide(request, view)
+
+    before = gc.get_threshold()
+    try:
+        for young in (700, 50_000, 0):  # Python's; one set higher by the program; automatic collection off
+            gc.set_threshold(young, before[1], before[2])
+            seen.clear()
+            g = Game(content, content.ruleset("identity"), players=4, seed=6, keep_log=False)
+            g.play([Watching(60 + i) for i in range(4)])
+            assert seen and set(seen) == {YOUNG_THRESHOLD if young == 700 else young}
+            assert gc.get_threshold()[0] == young  # given back (or never taken)
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_a_game_that_fails_gives_the_threshold_back(content: Any) -> None:
+    class Failing:
+        def decide(self, request: Any, view: Any) -> Any:
+            raise RuntimeError("a bot that breaks")
+
+    before = gc.get_threshold()
+    g = Game(content, content.ruleset("identity"), players=4, seed=6, keep_log=False)
+    with pytest.raises(RuntimeError):
+        g.play([Failing() for _ in range(4)])
+    assert gc.get_threshold() == before

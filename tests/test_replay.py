@@ -87,3 +87,38 @@ def test_sgs_replay_tells_a_seats_view(tmp_path: Path) -> None:
         assert isinstance(mine[i]["cards"], list) == (0 in owner)
     bad = CliRunner().invoke(main, ["replay", "--seat", "9", str(path)])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+@pytest.mark.parametrize("rules,players,agent", [("identity", 5, RandomAgent), ("wind_revised", 8, HeuristicAgent),
+                                                 ("maneuvering_all", 6, RandomAgent), ("identity_all", 8, HeuristicAgent)])
+def test_the_decision_log_reads_back_every_answer_as_encode_writes_it(rules: str, players: int, agent: type) -> None:
+    """The log keeps each answer as plain tuples; read back, each is what :func:`encode` makes of the answer
+    given (cards by id, players by seat, play actions and responses as objects of fields)."""
+    from sgs_runtime.records.replay import DecisionLog, encode
+    from sgs_runtime.state.visibility import unmask_answer
+
+    given: list[tuple[int, str, object]] = []
+
+    class Noting:
+        def __init__(self, seed: int) -> None:
+            self.bot = agent(seed)
+
+        def decide(self, request: object, view: object) -> object:
+            answer = self.bot.decide(request, view)
+            # (the request as the seat saw it: its place holders of hidden cards stand for the cards)
+            given.append((request.player.seat, request.kind, unmask_answer(request, answer)))  # type: ignore[attr-defined]
+            return answer
+
+    content = load_content()
+    for seed in range(3):
+        given.clear()
+        g = Game(content, content.ruleset(rules), players=players, seed=seed)
+        g.play([Noting(seed * 10 + i) for i in range(players)])
+        assert isinstance(g.decisions, DecisionLog) and len(g.decisions) == len(given)
+        expected = [{"player": seat, "kind": kind, "answer": encode(answer)} for seat, kind, answer in given]
+        assert list(g.decisions) == expected and g.decisions == expected and g.decisions[:3] == expected[:3]
+        kinds = {kind for _, kind, _ in given}
+        assert {"play", "respond"} <= kinds
+        first = g.decisions[0]
+        first["answer"] = "changed"  # what the log gives out is a copy
+        assert g.decisions[0] != first

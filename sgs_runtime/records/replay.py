@@ -27,10 +27,12 @@ from __future__ import annotations
 
 import hashlib
 import warnings
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from sgs_runtime.errors import GameError, IllegalDecision, SgsError, did_you_mean
+from sgs_runtime.native import mypyc_attr
 from sgs_runtime.resolution.requests import (
     ArrangeRequest,
     CardsRequest,
@@ -91,6 +93,151 @@ def encode(answer: Any) -> Any:
     if isinstance(answer, (list, tuple)):  # (cards and players, the most common items, at once)
         return [a.id if isinstance(a, Card) else a.seat if isinstance(a, Player) else encode(a) for a in answer]
     return answer
+
+
+# How the decision log keeps an answer (the tag of a kept decision): as tuples of plain values, which
+# the cyclic collector stops walking after its first look, read back into the JSON form of encode().
+_ATOM = 0  # None, a bool, an int (an index, a card id, a seat) or a string: the answer itself
+_IDS = 1  # a list of cards or players: their ids and seats
+_NESTED = 2  # lists of cards (an arrangement: top and bottom)
+_PLAY = 3  # a play action: (card, skill, cards, targets, secondary, view_as, recast, as_card)
+_RESPONSE = 4  # a response: (card, skill, cards, view_as, as_card)
+_JSON = 5  # anything else: encode()'s form as it is
+
+
+def _ids(items: Any) -> Optional[tuple[int, ...]]:
+    """The ids of a list of cards and players, or None if it holds anything else."""
+    out: list[int] = []
+    for a in items:
+        if isinstance(a, Card):
+            out.append(a.id)
+        elif isinstance(a, Player):
+            out.append(a.seat)
+        else:
+            return None
+    return tuple(out)
+
+
+def _copied(value: Any) -> Any:
+    """A JSON-shaped value with its lists and objects copied (what the log gives out is the reader's)."""
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value
+
+
+@mypyc_attr(serializable=True)
+class DecisionLog:
+    """Every answered request of a game, in order (:attr:`Game.decisions`): a sequence of
+    ``{"player": seat, "kind": request kind, "answer": ...}`` in their JSON form (:func:`encode`).
+
+    Each decision is kept as one tuple of plain values and read back into that form when asked for, so
+    that the log, which lives as long as its game, costs the cyclic collector a single look; what it
+    gives out is a fresh copy, which the reader may change.
+
+    >>> log = DecisionLog()
+    >>> log.add(2, "option", 1); log.add(0, "play", None)
+    >>> len(log), log[0], log[-1]["kind"]
+    (2, {'player': 2, 'kind': 'option', 'answer': 1}, 'play')
+    >>> log == [{"player": 2, "kind": "option", "answer": 1}, {"player": 0, "kind": "play", "answer": None}]
+    True
+    """
+
+    def __init__(self) -> None:
+        self._kept: list[tuple[int, str, int, Any]] = []
+
+    def add(self, seat: int, kind: str, answer: Any) -> None:
+        """Keep ``seat``'s ``answer`` to a request of ``kind`` (as :func:`encode` writes it)."""
+        if answer is None or isinstance(answer, (bool, int, str)):
+            self._kept.append((seat, kind, _ATOM, answer))
+        elif isinstance(answer, CheckedAction):
+            card = answer.card
+            self._kept.append((seat, kind, _PLAY, (
+                card.id if card is not None else None, answer.skill, tuple([c.id for c in answer.cards]),
+                tuple([p.seat for p in answer.targets]), tuple([p.seat for p in answer.secondary]),
+                answer.view_as, answer.recast, answer.as_card)))
+        elif isinstance(answer, (list, tuple)):
+            ids = _ids(answer)
+            if ids is not None:
+                self._kept.append((seat, kind, _IDS, ids))
+                return
+            parts = [_ids(a) if isinstance(a, (list, tuple)) else None for a in answer]
+            if all(part is not None for part in parts):
+                self._kept.append((seat, kind, _NESTED, tuple(parts)))
+            else:
+                self._kept.append((seat, kind, _JSON, encode(answer)))
+        elif isinstance(answer, Response):
+            given: Any = answer  # (each field read once)
+            card = given.card
+            cards = _ids(given.cards)
+            if cards is None or not (card is None or isinstance(card, Card)):
+                self._kept.append((seat, kind, _JSON, encode(answer)))
+            else:
+                self._kept.append((seat, kind, _RESPONSE, (card.id if card is not None else None, given.skill, cards,
+                                                           given.view_as, given.as_card)))
+        elif isinstance(answer, (Card, Player)):
+            self._kept.append((seat, kind, _ATOM, encode(answer)))
+        else:
+            self._kept.append((seat, kind, _JSON, encode(answer)))
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [_decision(k) for k in self._kept[index]]
+        return _decision(self._kept[index])
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        for k in self._kept:
+            yield _decision(k)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (DecisionLog, list)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, (DecisionLog, list)):
+            return list(self) != list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # (changes as the game goes on, as a list)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+Sequence.register(DecisionLog)
+
+
+def _decision(kept: tuple[int, str, int, Any]) -> dict[str, Any]:
+    """A kept decision in its JSON form."""
+    seat, kind, tag, got = kept
+    answer: Any
+    if tag == _ATOM:
+        answer = got
+    elif tag == _IDS:
+        answer = list(got)
+    elif tag == _NESTED:
+        answer = [list(part) for part in got]
+    elif tag == _PLAY:
+        card, skill, cards, targets, secondary, view_as, recast, as_card = got
+        answer = {"card": card, "skill": skill, "cards": list(cards), "targets": list(targets),
+                  "secondary": list(secondary), "view_as": view_as}
+        if recast:
+            answer["recast"] = True
+        if as_card:
+            answer["as"] = as_card
+    elif tag == _RESPONSE:
+        card, skill, cards, view_as, as_card = got
+        answer = {"card": card, "skill": skill, "cards": list(cards), "view_as": view_as}
+        if as_card:
+            answer["as"] = as_card
+    else:
+        answer = _copied(got)
+    return {"player": seat, "kind": kind, "answer": answer}
 
 
 #: the fields of a transcript, and what each holds
