@@ -353,14 +353,15 @@ def _action_key(card: Any, skill: Any, cards: Any, targets: Any, view_as: Any, s
     return (card, skill, tuple(cards), tuple(targets), view_as, tuple(secondary), recast, as_card)
 
 
+@mypyc_attr(serializable=True)  # (copied with what refers to it, as the other answer shapes)
 class CheckedAction:
     """A :class:`PlayAction` as the game goes on with it once its fields are checked
     (:func:`check_action_fields`): the same fields, typed, its lists taken as tuples, so that
     what the agent does to its action afterwards changes nothing. :meth:`Game.answer` records
     it and hands it to the play phase (:meth:`PlayRequest.accept`).
 
-    >>> a = CheckedAction(None, "zhiheng", (), (), -1, (), False, None)
-    >>> a.key == PlayAction(skill="zhiheng", view_as=-1).key()
+    >>> a = CheckedAction(None, "some_skill", (), (), -1, (), False, None)
+    >>> a.key == PlayAction(skill="some_skill", view_as=-1).key()
     True
     """
 
