@@ -208,7 +208,7 @@ def measure_play(games: int, rounds: int, peer_games: int, use_peer: bool) -> di
             play_batch(content, PEER_CONFIG[0], PEER_CONFIG[1], seeds, again)
             sgs_rate = statistics.mean([own[PEER_CONFIG], again.games / again.seconds])
             peer_rounds.append({"sgs_games_per_s": round(sgs_rate, 2), "peer_games_per_s": round(peer_rate, 2),
-                                "peer_over_sgs": round(peer_rate / sgs_rate, 2)})
+                                "peer_over_sgs": round(peer_rate / sgs_rate, 3)})
     out: dict[str, Any] = {"rules": "identity", "rounds": rounds,
                            "play": [{"players": n, "agents": a, **tallies[(n, a)].row()} for n, a in configs]}
     if peer is None:
@@ -340,8 +340,9 @@ def print_report(res: dict[str, Any]) -> None:
         print(f"peer: {peer['game']} (rlcard {peer['rlcard']}): {peer['games']} games, {peer['games_per_s']:.2f} games/s, "
               f"{peer['us_per_decision']:.1f} µs per step (= decision), {peer['decisions_per_game']:.0f} steps/game")
         print(f"      against {peer['compared_with']}, alternately, per round: "
-              + ", ".join(f"{p['peer_over_sgs']:.2f}" for p in peer["rounds"])
-              + f"; median: Dou Dizhu plays {peer['median_peer_over_sgs']:.2f}x as many games per second")
+              + ", ".join(f"{p['peer_over_sgs']:.3f}" for p in peer["rounds"])
+              + f"; median: Dou Dizhu plays {peer['median_peer_over_sgs']:.3f}x as many games per second"
+              + f" (Sanguosha {1 / peer['median_peer_over_sgs']:.2f}x Dou Dizhu's)")
     if "startup" in res:
         st = res["startup"]
         print()

@@ -182,6 +182,36 @@ def test_an_equipment_move_finds_again_the_skills_of_its_player_only() -> None:
     assert "defensive_horse" in [s.id for s in g.skillset.of(a)]
 
 
+
+def test_an_equipment_with_no_trigger_keeps_the_index_of_who_waits_where_and_one_with_a_trigger_joins_it() -> None:
+    """Who waits at each timing point is joined again only where a seat forgotten alone (its equipment)
+    has changed its timing points: a horse changes none, a weapon with a trigger adds its own."""
+    from sgs_runtime.resolution.moves import equip
+    from sgs_runtime.state.skillset import SkillSet
+
+    g = started()
+    if not g.skillset._separate:
+        pytest.skip("this deal holds a skill that reaches other players")
+    timings = {t for p in g.players for s in g.skillset.of(p) for t in [tr.timing for tr in s.triggers]}
+    g.skillset.owners_at("")  # (the index joined)
+    index = g.skillset._owners
+    a = g.players[1]
+    _run(equip(g, a, _free_horse(g)))
+    assert g.skillset.owners_at("") == frozenset() and g.skillset._owners is index  # kept, nothing joined
+    weapon = next((c for c in g.cards if c.kind.equip is not None and c.kind.equip.slot == "weapon"
+                   and (c.zone is None or c.zone.name != "equip")
+                   and any(CONTENT.skills[sid].triggers for sid in c.kind.equip.skills)), None)
+    assert weapon is not None
+    gen = equip(g, g.players[2], weapon)
+    for _ in gen:  # (a weapon replaced may ask nothing either: none is equipped yet on this seat)
+        raise AssertionError("asked")
+    added = {tr.timing for sid in weapon.kind.equip.skills for tr in CONTENT.skills[sid].triggers}
+    fresh = SkillSet(g)
+    for t in timings | added:
+        assert g.skillset.owners_at(t) == fresh.owners_at(t) and g.skillset.own_only_at(t) == fresh.own_only_at(t)
+    assert all(2 in g.skillset.owners_at(t) for t in added)
+
+
 # ------------------------------------------------------------ a card's word on its targets
 
 

@@ -114,6 +114,9 @@ class SkillSet:
         #: seat -> the timing points where the player has a trigger, each with whether one of them is
         #: for other players' events too (``who`` other than ``me``): what :meth:`_index` joins
         self._timings: dict[int, dict[str, bool]] = {}
+        #: seat -> the timing points the index (:attr:`_owners`) was joined from, for the seats forgotten
+        #: alone since: the index is joined again only where theirs changed (:meth:`_settle`)
+        self._before: dict[int, dict[str, bool]] = {}
         #: whether each player's set depends on that player alone (no copies, no grants, no validity
         #: condition): then a change of one player's equipment rebuilds that player's set only
         self._separate = False
@@ -146,10 +149,13 @@ class SkillSet:
                 self._held.pop(seat, None)
                 self._skills.pop(seat, None)
                 self._triggers.pop(seat, None)
-                self._timings.pop(seat, None)
                 self._equipment.pop(seat, None)
-            for seat in seats:
                 self._prohibitions.pop(seat, None)
+                timings = self._timings.pop(seat, None)
+                if timings is None:  # (the index was not joined from it: join it all again)
+                    self._owners.clear()
+                elif seat not in self._before:
+                    self._before[seat] = timings
             self._partial = True
         else:
             self._held.clear()
@@ -159,8 +165,10 @@ class SkillSet:
             self._prohibitions.clear()
             self._equipment.clear()
             self._partial = False
-        self._owners.clear()
-        self._own_only.clear()
+            self._owners.clear()
+        if not self._owners:
+            self._own_only.clear()
+            self._before.clear()
         self._modifiers.clear()
         self._immune = None
 
@@ -377,6 +385,8 @@ class SkillSet:
         """Seats of the players who have a trigger at a timing point now."""
         if self.volatile:
             self._fresh()
+        if self._before:
+            self._settle()
         owners = self._owners
         if not owners:
             owners = self._index()
@@ -387,9 +397,40 @@ class SkillSet:
         looking at only when the event is theirs."""
         if self.volatile:
             self._fresh()
+        if self._before:
+            self._settle()
         if not self._owners:
             self._index()
         return self._own_only.get(timing, _NOBODY)
+
+    def _settle(self) -> None:
+        """Join the index again where the timing points of the seats forgotten alone have changed (most
+        equipment brings no trigger: then nothing is joined), or all of it while the sets are being built."""
+        before = self._before
+        self._before = {}
+        if self._busy:
+            self._owners.clear()
+            self._own_only.clear()
+            return
+        players = self.game.players
+        changed: set[str] = set()
+        for seat, old in before.items():
+            new = self._seat_timings(players[seat])
+            if new != old:
+                changed.update(t for t in old if new.get(t) != old[t])
+                changed.update(t for t in new if t not in old)
+        if not changed:
+            return
+        timings = [self._seat_timings(p) for p in players]
+        for t in changed:
+            seats = frozenset([p.seat for p, tm in zip(players, timings) if t in tm])
+            if not seats:
+                self._owners.pop(t, None)
+                self._own_only.pop(t, None)
+                continue
+            wide = frozenset([p.seat for p, tm in zip(players, timings) if tm.get(t)])
+            self._owners[t] = seats
+            self._own_only[t] = seats - wide if wide else seats
 
     def _index(self) -> dict[str, frozenset[int]]:
         """Index every timing point in one pass: who waits there, and who only for their own events."""
