@@ -95,12 +95,13 @@ def encode(answer: Any) -> Any:
     return answer
 
 
-# How the decision log keeps an answer (the tag of a kept decision): as tuples of plain values, which
-# the cyclic collector stops walking after its first look, read back into the JSON form of encode().
+# How the decision log keeps an answer (the tag of a kept decision): as tuples of plain values (which
+# the cyclic collector stops walking after its first look) or a play action's checked form, read back
+# into the JSON form of encode().
 _ATOM = 0  # None, a bool, an int (an index, a card id, a seat) or a string: the answer itself
 _IDS = 1  # a list of cards or players: their ids and seats
 _NESTED = 2  # lists of cards (an arrangement: top and bottom)
-_PLAY = 3  # a play action: (card, skill, cards, targets, secondary, view_as, recast, as_card)
+_PLAY = 3  # a play action: its CheckedAction (which does not change)
 _RESPONSE = 4  # a response: (card, skill, cards, view_as, as_card)
 _JSON = 5  # anything else: encode()'s form as it is
 
@@ -132,9 +133,9 @@ class DecisionLog:
     """Every answered request of a game, in order (:attr:`Game.decisions`): a sequence of
     ``{"player": seat, "kind": request kind, "answer": ...}`` in their JSON form (:func:`encode`).
 
-    Each decision is kept as one tuple of plain values and read back into that form when asked for, so
-    that the log, which lives as long as its game, costs the cyclic collector a single look; what it
-    gives out is a fresh copy, which the reader may change.
+    Each decision is kept as one tuple (of plain values, or a play action's :class:`CheckedAction`, which
+    does not change) and read back into that form when asked for: the log, which lives as long as its
+    game, is made of few objects, and what it gives out is a fresh copy, which the reader may change.
 
     >>> log = DecisionLog()
     >>> log.add(2, "option", 1); log.add(0, "play", None)
@@ -151,12 +152,8 @@ class DecisionLog:
         """Keep ``seat``'s ``answer`` to a request of ``kind`` (as :func:`encode` writes it)."""
         if answer is None or isinstance(answer, (bool, int, str)):
             self._kept.append((seat, kind, _ATOM, answer))
-        elif isinstance(answer, CheckedAction):
-            card = answer.card
-            self._kept.append((seat, kind, _PLAY, (
-                card.id if card is not None else None, answer.skill, tuple([c.id for c in answer.cards]),
-                tuple([p.seat for p in answer.targets]), tuple([p.seat for p in answer.secondary]),
-                answer.view_as, answer.recast, answer.as_card)))
+        elif isinstance(answer, CheckedAction):  # (itself: its fields are tuples, and ids and seats stay)
+            self._kept.append((seat, kind, _PLAY, answer))
         elif isinstance(answer, (list, tuple)):
             ids = _ids(answer)
             if ids is not None:
@@ -223,13 +220,7 @@ def _decision(kept: tuple[int, str, int, Any]) -> dict[str, Any]:
     elif tag == _NESTED:
         answer = [list(part) for part in got]
     elif tag == _PLAY:
-        card, skill, cards, targets, secondary, view_as, recast, as_card = got
-        answer = {"card": card, "skill": skill, "cards": list(cards), "targets": list(targets),
-                  "secondary": list(secondary), "view_as": view_as}
-        if recast:
-            answer["recast"] = True
-        if as_card:
-            answer["as"] = as_card
+        answer = encode(got)
     elif tag == _RESPONSE:
         card, skill, cards, view_as, as_card = got
         answer = {"card": card, "skill": skill, "cards": list(cards), "view_as": view_as}
