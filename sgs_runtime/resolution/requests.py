@@ -378,6 +378,14 @@ class CheckedAction:
         self.as_card = as_card
         #: what the action says, by identity (:meth:`PlayAction.key`)
         self.key = (card, skill, cards, targets, view_as, secondary, recast, as_card)
+        self._hash = hash(self.key)  # (found once: a request looks it up among the actions it passed)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        """Two checked actions that say the same (the same cards and players, by identity) are equal."""
+        return isinstance(other, CheckedAction) and self._hash == other._hash and self.key == other.key
 
     def __repr__(self) -> str:
         return (f"CheckedAction(card={self.card!r}, skill={self.skill!r}, cards={self.cards!r}, "
@@ -471,8 +479,8 @@ class PlayRequest(Request):
         #: the targets of an option and its cards, to be looked at one by one (:class:`TargetPool`): what
         #: ``target_choices`` lists, for an agent that needs only the first few (None: list them)
         self.target_pool = target_pool
-        # the keys of the actions found legal: the agent's own checks and the game's are one check
-        self.passed: set[tuple[Any, ...]] = set()
+        # the actions found legal: the agent's own checks and the game's are one check
+        self.passed: set[CheckedAction] = set()
 
     def check(self, answer: Any) -> None:
         self.accept(answer)
@@ -483,14 +491,13 @@ class PlayRequest(Request):
         if not isinstance(answer, PlayAction):
             raise IllegalDecision(f"answer a play request with a PlayAction or None, not {_type_name(answer)}")
         checked = check_action_fields(answer)
-        key = checked.key
-        if key in self.passed:
+        if checked in self.passed:
             return checked  # the state has not changed while the request waits: the verdict holds
         assert self.validate is not None
         problem = self.validate(checked)
         if problem:
             raise IllegalDecision(problem)
-        self.passed.add(key)
+        self.passed.add(checked)
         return checked
 
 
