@@ -20,7 +20,7 @@ from sgs_runtime.resolution.game import Game
 from sgs_runtime.runs.simulate import make_agent
 
 #: what a decision makes and drops (requests, their options, target pools and the objects that answer for them)
-DECISION_TYPES = {"PlayRequest", "PlayOption", "TargetPool", "_PlayAsks", "_Suits", "RespondRequest",
+DECISION_TYPES = {"PlayRequest", "PlayOption", "TargetPool", "_PlayAsks", "_RespondAsks", "_Suits", "RespondRequest",
                   "RespondOption", "CardsRequest", "PlayersRequest", "OptionRequest"}
 
 

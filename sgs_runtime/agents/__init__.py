@@ -157,7 +157,6 @@ class RandomAgent(Agent):
         return None
 
     def _build(self, req: PlayRequest, opt: PlayOption) -> Optional[PlayAction]:
-        assert req.card_choices and req.card_step and req.target_choices
         if opt.recast:
             return PlayAction(card=opt.card, recast=True)
         cards: list[Card] = []
@@ -175,7 +174,7 @@ class RandomAgent(Agent):
             k = randint(self.rng, max(lo, 1) if cands else 0, min(hi, len(cands)))
             targets = sample(self.rng, cands, k)
         secondary: list[Player] = []
-        if targets and opt.further and req.secondary_choices is not None:
+        if targets and opt.further:
             for t in targets:
                 extra = req.secondary_choices(opt, cards, t, 0)
                 if not extra:  # none is left for this target: the action will not pass
@@ -192,7 +191,6 @@ class RandomAgent(Agent):
         opt = choice(self.rng, req.options)
         if opt.card is not None:
             return Response(card=opt.card)
-        assert req.card_choices and req.card_step
         pool, lo, hi = req.card_choices(opt)
         got = self._choose_cards(pool, lo, hi, lambda chosen, c: req.card_step(opt, chosen, c))  # type: ignore[misc]
         if got is None:

@@ -381,7 +381,7 @@ class HeuristicAgent(Agent):
         return None, NO_HINTS
 
     def evaluate(self, req: PlayRequest, opt: PlayOption) -> Optional[tuple[float, PlayAction]]:
-        assert self.me is not None and self.view is not None and req.target_choices and req.card_choices
+        assert self.me is not None and self.view is not None
         me = self.me
         if opt.recast:  # 重铸: worth a little, when nothing better is to be done with the card
             return 0.5, PlayAction(card=opt.card, recast=True)
@@ -391,7 +391,7 @@ class HeuristicAgent(Agent):
         cards: list[Card] = []
         if opt.card is None:
             pool, lo, hi = req.card_choices(opt)
-            picked = self._cheapest(pool, lo, hi, lambda chosen, c: bool(req.card_step and req.card_step(opt, chosen, c)),
+            picked = self._cheapest(pool, lo, hi, lambda chosen, c: req.card_step(opt, chosen, c),
                                     want=lo if hints.intent != "gain" else None)
             if picked is None:
                 return None
@@ -401,12 +401,9 @@ class HeuristicAgent(Agent):
         if intent == "equip" or (kind is not None and kind.equip is not None):
             return self._equip_score(opt, base)
         # the targets looked at one by one, as far as picking them needs (the pool, when the game gives one)
-        legal_target: Optional[Callable[[Player], bool]] = None
-        if req.target_pool is not None:
-            tp = req.target_pool(opt, cards)
-            cands, lo, hi, legal_target = tp.pool, tp.lo, tp.hi, tp.legal
-        else:
-            cands, lo, hi = req.target_choices(opt, cards, [])
+        tp = req.target_pool(opt, cards)
+        cands, lo, hi = tp.pool, tp.lo, tp.hi
+        legal_target: Optional[Callable[[Player], bool]] = tp.legal
         secondary: list[Player] = []
         if hi == 0:  # fixed targets: self, all, others, none
             score = self._fixed_score(opt, kind, hints, base)
@@ -423,7 +420,7 @@ class HeuristicAgent(Agent):
             for t in targets:
                 gained += max(0.0, self.hostility(t)) if hints.targets != "friend" else 1.0
             score = base + gained
-            if opt.further and req.secondary_choices is not None and targets:
+            if opt.further and targets:
                 for t in targets:
                     extra = req.secondary_choices(opt, cards, t, 0)
                     extra.sort(key=self.hostility, reverse=True)
@@ -608,11 +605,10 @@ class HeuristicAgent(Agent):
         if real:
             pick: RespondOption = min(real, key=lambda o: self.value(o.card) if o.card else 0)
             return Response(card=pick.card)
-        assert req.card_choices is not None
         for opt in req.options:
             pool, lo, hi = req.card_choices(opt)
             cards = self._cheapest(pool, lo, hi,
-                                   lambda chosen, c, o=opt: bool(req.card_step and req.card_step(o, chosen, c)),
+                                   lambda chosen, c, o=opt: req.card_step(o, chosen, c),
                                    want=lo)
             if cards is not None:
                 ans = Response(skill=opt.skill.id if opt.skill else None, cards=cards, view_as=opt.view_as, as_card=opt.as_card)

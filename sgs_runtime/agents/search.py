@@ -160,7 +160,7 @@ class SearchAgent(Agent):
 
     def _retargeted(self, req: PlayRequest, action: PlayAction) -> list[PlayAction]:
         """``action`` on one other target (for a card with one target), most hostile first."""
-        if len(action.targets) != 1 or action.secondary or action.recast or req.target_choices is None:
+        if len(action.targets) != 1 or action.secondary or action.recast:
             return []
         opt = next((o for o in req.options if o.card is action.card and (o.skill.id if o.skill else None)
                     == action.skill), None)

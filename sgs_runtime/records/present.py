@@ -537,7 +537,7 @@ def _later_step(req: PlayRequest | RespondRequest, view: "SeatView", data: dict[
     if isinstance(opt, PlayOption) and opt.recast:
         return None
     cards: list[Card] = []
-    if opt.card is None and req.card_choices is not None:
+    if opt.card is None:
         pool, lo, hi_ = req.card_choices(opt)  # type: ignore[arg-type]
         hi = len(pool) if hi_ is None else min(hi_, len(pool))
         if "cards" not in data:
@@ -551,28 +551,25 @@ def _later_step(req: PlayRequest | RespondRequest, view: "SeatView", data: dict[
                              "all of them" if len(pool) == lo and lo else "")
         cards = _cards_by_id(pool, data["cards"], "the cards")
         _count_ok(cards, lo, hi, "card", "the cards")
-        step = req.card_step
         for i, c in enumerate(cards):
-            if step is not None and not step(opt, cards[:i], c):  # type: ignore[arg-type]
+            if not req.card_step(opt, cards[:i], c):  # type: ignore[arg-type]
                 after = " with the cards before it" if i else ""
                 raise AnswerError(f"not allowed: {card_name(c)} cannot be chosen here{after}")
     if not isinstance(req, PlayRequest):
         return None
     assert isinstance(opt, PlayOption)
-    targets: list[Player] = []
-    if req.target_choices is not None:
-        cands, lo, hi = req.target_choices(opt, cards, [])
-        hi = min(hi, len(cands))
-        if hi > 0 and "targets" not in data:
-            choices = [_player_choice(view, p) for p in cands]
-            all_of = len(cands) == lo
-            every = "all of them" if len(cands) > 1 else f"on {player_label(cands[0], view)}" if cands else ""
-            return _step("targets", f"{_option_label(view, opt)}: on whom? — choose {_count_words(lo, hi, 'player')}",
-                         choices, lo, hi, True, [p.seat for p in cands] if all_of else None,
-                         every if all_of else "")
-        targets = _players_by_seat(cands, data.get("targets", []), "the targets")
-        _count_ok(targets, lo if hi > 0 else 0, hi, "player", "the targets")
-    if targets and opt.further and req.secondary_choices is not None:
+    cands, lo, hi = req.target_choices(opt, cards, [])
+    hi = min(hi, len(cands))
+    if hi > 0 and "targets" not in data:
+        choices = [_player_choice(view, p) for p in cands]
+        all_of = len(cands) == lo
+        every = "all of them" if len(cands) > 1 else f"on {player_label(cands[0], view)}" if cands else ""
+        return _step("targets", f"{_option_label(view, opt)}: on whom? — choose {_count_words(lo, hi, 'player')}",
+                     choices, lo, hi, True, [p.seat for p in cands] if all_of else None,
+                     every if all_of else "")
+    targets = _players_by_seat(cands, data.get("targets", []), "the targets")
+    _count_ok(targets, lo if hi > 0 else 0, hi, "player", "the targets")
+    if targets and opt.further:
         given = data.get("secondary", [])
         if not isinstance(given, list):
             raise AnswerError("the further players: give a list of seats")
@@ -687,7 +684,7 @@ def _build(req: Request, view: "SeatView", data: dict[str, Any]) -> Any:
         if opt is None:
             return None
         cards: list[Card] = []
-        if opt.card is None and req.card_choices is not None:
+        if opt.card is None:
             pool, _lo, _hi = req.card_choices(opt)  # type: ignore[arg-type]
             cards = _cards_by_id(pool, data.get("cards", []), "the cards")
         if isinstance(req, RespondRequest):
@@ -701,10 +698,10 @@ def _build(req: Request, view: "SeatView", data: dict[str, Any]) -> Any:
             return PlayAction(card=opt.card, recast=True)
         targets: list[Player] = []
         secondary: list[Player] = []
-        if req.target_choices is not None and "targets" in data:
+        if "targets" in data:
             cands, _lo, _hi = req.target_choices(opt, cards, [])
             targets = _players_by_seat(cands, data["targets"], "the targets")
-            if opt.further and req.secondary_choices is not None and data.get("secondary"):
+            if opt.further and data.get("secondary"):
                 for t, s in zip(targets, data["secondary"]):
                     extra = req.secondary_choices(opt, cards, t, 0)
                     secondary.extend(_players_by_seat(extra, [s], f"the player for {player_name(t, view)}"))

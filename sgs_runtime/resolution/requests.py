@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 
-from sgs_runtime.errors import IllegalDecision
+from sgs_runtime.errors import GameError, IllegalDecision
 from sgs_runtime.native import mypyc_attr
 from sgs_runtime.state.model import AnyCard, Card, Player
 
@@ -451,36 +451,77 @@ class PlayOption(_Plain):
         self.further = further
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
+class PlayAsks:
+    """What a play request asks of the game while it waits (nothing changes meanwhile), one method a
+    question: the cards an option may take, its targets, whether an action is legal. The game's own
+    answers are in use.py; this base answers none (a request made without a game)."""
+
+    def card_choices(self, opt: PlayOption) -> tuple[list[Card], int, Optional[int]]:
+        raise _no_game("the cards an option takes")
+
+    def card_step(self, opt: PlayOption, chosen: list[Card], card: Card) -> bool:
+        raise _no_game("whether a card may be added to those chosen")
+
+    def target_choices(self, opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
+        raise _no_game("the targets of an option")
+
+    def secondary_choices(self, opt: PlayOption, cards: list[Card], target: Player, index: int) -> list[Player]:
+        raise _no_game("the further players of a target")
+
+    def validate(self, action: CheckedAction) -> Optional[str]:
+        raise _no_game("whether an action is legal")
+
+    def target_pool(self, opt: PlayOption, cards: list[Card]) -> TargetPool:
+        raise _no_game("the targets of an option")
+
+
+def _no_game(what: str) -> GameError:
+    return GameError(f"this request was not made by a game: it cannot tell {what}")
+
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class PlayRequest(Request):
-    """The play phase: choose something to use, or end the phase (``None``)."""
+    """The play phase: choose something to use, or end the phase (``None``).
 
-    FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("options", "card_choices", "card_step", "target_choices",
-                                                          "secondary_choices", "validate", "target_pool")
+    Its methods ask the game what a partly built action allows (:class:`PlayAsks`, ``asks``): one
+    object answers them all, so that a request is made at every decision without a callable for each."""
+
+    FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("options", "asks")
 
     def __init__(self, player: Player, prompt: str, optional: bool = False,
-                 options: Optional[list[PlayOption]] = None,
-                 card_choices: Optional[Callable[[PlayOption], tuple[list[Card], int, Optional[int]]]] = None,
-                 card_step: Optional[Callable[[PlayOption, list[Card], Card], bool]] = None,
-                 target_choices: Optional[Callable[[PlayOption, list[Card], list[Player]],
-                                                   tuple[list[Player], int, int]]] = None,
-                 secondary_choices: Optional[Callable[[PlayOption, list[Card], Player, int], list[Player]]] = None,
-                 validate: Optional[Callable[[CheckedAction], Optional[str]]] = None,
-                 target_pool: Optional[Callable[[PlayOption, list[Card]], TargetPool]] = None) -> None:
+                 options: Optional[list[PlayOption]] = None, asks: Optional[PlayAsks] = None) -> None:
         super().__init__(player, prompt, True)  # (always optional: None ends the phase)
         self.kind = "play"
         self.options = options if options is not None else []
-        # the game fills these in: they compute what a partially built action allows
-        self.card_choices = card_choices
-        self.card_step = card_step
-        self.target_choices = target_choices
-        self.secondary_choices = secondary_choices
-        self.validate = validate
-        #: the targets of an option and its cards, to be looked at one by one (:class:`TargetPool`): what
-        #: ``target_choices`` lists, for an agent that needs only the first few (None: list them)
-        self.target_pool = target_pool
+        self.asks = asks if asks is not None else PlayAsks()
         # the actions found legal: the agent's own checks and the game's are one check
         self.passed: set[CheckedAction] = set()
+
+    def card_choices(self, opt: PlayOption) -> tuple[list[Card], int, Optional[int]]:
+        """The cards ``opt`` may take (a skill's), and how few and how many (None: no upper bound)."""
+        return self.asks.card_choices(opt)
+
+    def card_step(self, opt: PlayOption, chosen: list[Card], card: Card) -> bool:
+        """Whether ``card`` may join the cards ``chosen`` so far for ``opt``."""
+        return self.asks.card_step(opt, chosen, card)
+
+    def target_choices(self, opt: PlayOption, cards: list[Card], chosen: list[Player]) -> tuple[list[Player], int, int]:
+        """The legal targets of ``opt`` with ``cards``, and how few and how many are chosen."""
+        return self.asks.target_choices(opt, cards, chosen)
+
+    def secondary_choices(self, opt: PlayOption, cards: list[Card], target: Player, index: int) -> list[Player]:
+        """The further players ``target`` may be given (借刀杀人: whom it must Slash)."""
+        return self.asks.secondary_choices(opt, cards, target, index)
+
+    def validate(self, action: CheckedAction) -> Optional[str]:
+        """Why a checked action is not allowed now, or None."""
+        return self.asks.validate(action)
+
+    def target_pool(self, opt: PlayOption, cards: list[Card]) -> TargetPool:
+        """The targets of ``opt`` with ``cards``, to be looked at one player at a time (:class:`TargetPool`):
+        what :meth:`target_choices` lists, for an agent that needs only the first few."""
+        return self.asks.target_pool(opt, cards)
 
     def check(self, answer: Any) -> None:
         self.accept(answer)
@@ -493,8 +534,7 @@ class PlayRequest(Request):
         checked = check_action_fields(answer)
         if checked in self.passed:
             return checked  # the state has not changed while the request waits: the verdict holds
-        assert self.validate is not None
-        problem = self.validate(checked)
+        problem = self.asks.validate(checked)
         if problem:
             raise IllegalDecision(problem)
         self.passed.add(checked)
@@ -528,20 +568,32 @@ class RespondOption(_Plain):
         self.as_card = as_card
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
+class RespondAsks:
+    """What a response window asks of the game while it waits (as :class:`PlayAsks`): the game's own
+    answers are in respond.py; this base answers none."""
+
+    def card_choices(self, opt: RespondOption) -> tuple[list[Card], int, Optional[int]]:
+        raise _no_game("the cards an option takes")
+
+    def card_step(self, opt: RespondOption, chosen: list[Card], card: Card) -> bool:
+        raise _no_game("whether a card may be added to those chosen")
+
+    def validate(self, answer: Response) -> Optional[str]:
+        raise _no_game("whether a response is legal")
+
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)  # (made from Python too: see _Plain)
 class RespondRequest(Request):
     """Use or play a card of ``pattern`` (a card name, or cards that can rescue)."""
 
     FIELDS: ClassVar[tuple[str, ...]] = Request.FIELDS + ("pattern", "mode", "against", "target", "on", "beneficiary",
-                                                          "options", "card_choices", "card_step", "validate")
+                                                          "options", "asks")
 
     def __init__(self, player: Player, prompt: str, optional: bool = False, pattern: str = "", mode: str = "use",
                  against: Optional[AnyCard] = None, target: Optional[Player] = None,
                  on: Optional[list[Player]] = None, beneficiary: Optional[Player] = None,
-                 options: Optional[list[RespondOption]] = None,
-                 card_choices: Optional[Callable[[RespondOption], tuple[list[Card], int, Optional[int]]]] = None,
-                 card_step: Optional[Callable[[RespondOption, list[Card], Card], bool]] = None,
-                 validate: Optional[Callable[[Response], Optional[str]]] = None) -> None:
+                 options: Optional[list[RespondOption]] = None, asks: Optional[RespondAsks] = None) -> None:
         super().__init__(player, prompt, True)  # (always optional: None declines)
         self.kind = "respond"
         self.pattern = pattern
@@ -551,9 +603,19 @@ class RespondRequest(Request):
         self.on = on if on is not None else []  # the answer will be used on these (借刀杀人's victim)
         self.beneficiary = beneficiary  # answering for this player (护驾)
         self.options = options if options is not None else []
-        self.card_choices = card_choices
-        self.card_step = card_step
-        self.validate = validate
+        self.asks = asks if asks is not None else RespondAsks()
+
+    def card_choices(self, opt: RespondOption) -> tuple[list[Card], int, Optional[int]]:
+        """The cards ``opt`` may take (a view-as skill's), and how few and how many."""
+        return self.asks.card_choices(opt)
+
+    def card_step(self, opt: RespondOption, chosen: list[Card], card: Card) -> bool:
+        """Whether ``card`` may join the cards ``chosen`` so far for ``opt``."""
+        return self.asks.card_step(opt, chosen, card)
+
+    def validate(self, answer: Response) -> Optional[str]:
+        """Why a response (its fields checked) is not allowed now, or None."""
+        return self.asks.validate(answer)
 
     def check(self, answer: Any) -> None:
         if answer is None:
@@ -561,8 +623,7 @@ class RespondRequest(Request):
         if not isinstance(answer, Response):
             raise IllegalDecision(f"answer a response window with a Response or None, not {_type_name(answer)}")
         check_response_fields(answer)
-        assert self.validate is not None
-        problem = self.validate(answer)
+        problem = self.asks.validate(answer)
         if problem:
             raise IllegalDecision(problem)
 

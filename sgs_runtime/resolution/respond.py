@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final, Optional, Sequence
 
 from sgs_runtime.resolution.moves import clear_processing, move
 from sgs_runtime.resolution.prohibitions import forbids_play, forbids_use
-from sgs_runtime.resolution.requests import RespondOption, RespondRequest, Response
+from sgs_runtime.resolution.requests import RespondAsks, RespondOption, RespondRequest, Response
 from sgs_runtime.resolution.triggers import fire
 from sgs_runtime.resolution.use import (
     check_choice,
@@ -121,17 +121,31 @@ def _view_as(opt: RespondOption) -> ViewAs:
 
 def make_request(g: "Game", player: Player, patterns: frozenset[str], mode: str, opts: list[RespondOption],
                  against: Optional[AnyCard], target: Optional[Player], prompt: str) -> RespondRequest:
-    def card_choices(opt: RespondOption) -> tuple[list[Card], int, Optional[int]]:
+    pattern = "/".join(sorted(patterns))
+    return RespondRequest(player, prompt, pattern=pattern, mode=mode, against=against, target=target, options=opts,
+                          asks=_RespondAsks(g, player, opts))
+
+
+class _RespondAsks(RespondAsks):
+    """What a response window asks of the game while it waits (as use.py's ``_PlayAsks``)."""
+
+    def __init__(self, g: "Game", player: Player, opts: list[RespondOption]) -> None:
+        self.g = g
+        self.player = player
+        self.opts = opts
+
+    def card_choices(self, opt: RespondOption) -> tuple[list[Card], int, Optional[int]]:
         if opt.skill is None:
             return [], 0, 0
         va = _view_as(opt)
-        return choice_pool(g, player, va.cards), va.cards.min, va.cards.max
+        return choice_pool(self.g, self.player, va.cards), va.cards.min, va.cards.max
 
-    def card_step(opt: RespondOption, chosen: list[Card], card: Card) -> bool:
-        return opt.skill is not None and choice_step_ok(g, player, _view_as(opt).cards, chosen, card)
+    def card_step(self, opt: RespondOption, chosen: list[Card], card: Card) -> bool:
+        return opt.skill is not None and choice_step_ok(self.g, self.player, _view_as(opt).cards, chosen, card)
 
-    def validate(ans: Response) -> Optional[str]:
+    def validate(self, ans: Response) -> Optional[str]:
         """Why ``ans`` is not allowed, or None. The fields' types were checked (:class:`RespondRequest`)."""
+        g, player = self.g, self.player
         skill = None
         if ans.card is None and ans.skill is not None:
             skill = next((s for s in g.active_skills(player) if s.id == ans.skill), None)
@@ -141,7 +155,7 @@ def make_request(g: "Game", player: Player, patterns: frozenset[str], mode: str,
             if skill is not None and ans.as_card is not None and \
                     ans.as_card not in view_as_kinds(g, skill.view_as[ans.view_as]):
                 return f"{skill.id} cannot make a {ans.as_card}"
-        opt = _find_option(g, player, opts, ans)
+        opt = _find_option(g, player, self.opts, ans)
         if opt is None:
             what = ans.card.label() if ans.card is not None else (ans.skill or "nothing")
             hint = ""
@@ -161,10 +175,6 @@ def make_request(g: "Game", player: Player, patterns: frozenset[str], mode: str,
         if problem:
             return f"{opt.skill.id}: {problem}"
         return None
-
-    pattern = "/".join(sorted(patterns))
-    return RespondRequest(player, prompt, pattern=pattern, mode=mode, against=against, target=target, options=opts,
-                          card_choices=card_choices, card_step=card_step, validate=validate)
 
 
 def build_card(g: "Game", player: Player, ans: Response) -> AnyCard:

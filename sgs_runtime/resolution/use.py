@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 from sgs_runtime.resolution.moves import clear_processing, equip, move
 from sgs_runtime.resolution.prohibitions import forbids_target, forbids_use
 from sgs_runtime.resolution.quantities import quantity, reads_stable
-from sgs_runtime.resolution.requests import CheckedAction, PlayOption, PlayRequest, TargetPool
+from sgs_runtime.resolution.requests import CheckedAction, PlayAsks, PlayOption, PlayRequest, TargetPool
 from sgs_runtime.resolution.triggers import count_use, fire, fire_deferred
 from sgs_runtime.state.definitions import CardChoice, CardKind, ExprFn, QuantityCall, Skill, TargetSpec, ViewAs
 from sgs_runtime.state.events import DeclareEvent, EffectEvent, TargetEvent, UseEvent
@@ -663,19 +663,16 @@ def option_card(g: "Game", opt: PlayOption, cards: Sequence[Card]) -> Optional[A
 
 def make_play_request(g: "Game", player: Player) -> Optional[PlayRequest]:
     """The play request of ``player`` now, or None when nothing is usable. What it asks of the game is
-    answered by a :class:`_PlayAsks` (bound methods: no closure that refers to itself, so a request and
+    answered by a :class:`_PlayAsks` (an object, not closures that refer to each other, so a request and
     everything it found are freed when it is dropped, without the cyclic collector)."""
     opts = play_options(g, player)
     if not opts:
         return None
-    asks = _PlayAsks(g, player, opts)
     return PlayRequest(player, "play phase: use a card or a skill, or end the phase", options=opts,
-                       card_choices=asks.card_choices, card_step=asks.card_step, target_choices=asks.target_choices,
-                       secondary_choices=asks.secondary_choices, validate=asks.validate,
-                       target_pool=asks.target_pool)
+                       asks=_PlayAsks(g, player, opts))
 
 
-class _PlayAsks:
+class _PlayAsks(PlayAsks):
     """What a play request asks of the game while it waits (nothing changes meanwhile): the cards an
     option may take, its targets, whether an action is legal."""
 
