@@ -37,6 +37,7 @@ from sgs_runtime.resolution.requests import (
     ArrangeRequest,
     CardsRequest,
     CheckedAction,
+    CheckedResponse,
     ConfirmRequest,
     OptionRequest,
     PlayAction,
@@ -64,8 +65,8 @@ def encode(answer: Any) -> Any:
         return answer.seat
     if isinstance(answer, CheckedAction):  # (a play action as the game took it: native fields)
         out: dict[str, Any] = {"card": answer.card.id if answer.card is not None else None, "skill": answer.skill,
-               "cards": [c.id for c in answer.cards], "targets": [p.seat for p in answer.targets],
-               "secondary": [p.seat for p in answer.secondary], "view_as": answer.view_as}
+                               "cards": [c.id for c in answer.cards], "targets": [p.seat for p in answer.targets],
+                               "secondary": [p.seat for p in answer.secondary], "view_as": answer.view_as}
         if answer.recast:
             out["recast"] = True
         if answer.as_card:
@@ -74,15 +75,14 @@ def encode(answer: Any) -> Any:
     if isinstance(answer, PlayAction):
         given: Any = answer  # (each field read once)
         out = {"card": encode(given.card), "skill": given.skill, "cards": encode(given.cards),
-                               "targets": encode(given.targets), "secondary": encode(given.secondary),
-                               "view_as": given.view_as}
+               "targets": encode(given.targets), "secondary": encode(given.secondary), "view_as": given.view_as}
         if given.recast:
             out["recast"] = True
         as_card = given.as_card
         if as_card:
             out["as"] = as_card
         return out
-    if isinstance(answer, Response):
+    if isinstance(answer, (Response, CheckedResponse)):
         given = answer
         out = {"card": encode(given.card), "skill": given.skill, "cards": encode(given.cards),
                "view_as": given.view_as}
@@ -96,13 +96,13 @@ def encode(answer: Any) -> Any:
 
 
 # How the decision log keeps an answer (the tag of a kept decision): as tuples of plain values (which
-# the cyclic collector stops walking after its first look) or a play action's checked form, read back
-# into the JSON form of encode().
+# the cyclic collector stops walking after its first look) or the checked form of a play action or a
+# response, read back into the JSON form of encode().
 _ATOM = 0  # None, a bool, an int (an index, a card id, a seat) or a string: the answer itself
 _IDS = 1  # a list of cards or players: their ids and seats
 _NESTED = 2  # lists of cards (an arrangement: top and bottom)
 _PLAY = 3  # a play action: its CheckedAction (which does not change)
-_RESPONSE = 4  # a response: (card, skill, cards, view_as, as_card)
+_RESPONSE = 4  # a response: its CheckedResponse (which does not change)
 _JSON = 5  # anything else: encode()'s form as it is
 
 
@@ -133,8 +133,8 @@ class DecisionLog:
     """Every answered request of a game, in order (:attr:`Game.decisions`): a sequence of
     ``{"player": seat, "kind": request kind, "answer": ...}`` in their JSON form (:func:`encode`).
 
-    Each decision is kept as one tuple (of plain values, or a play action's :class:`CheckedAction`, which
-    does not change) and read back into that form when asked for: the log, which lives as long as its
+    Each decision is kept as one tuple (of plain values, or the :class:`CheckedAction` or
+    :class:`CheckedResponse` the request made of the answer, which does not change) and read back into that form when asked for: the log, which lives as long as its
     game, is made of few objects, and what it gives out is a fresh copy, which the reader may change.
 
     >>> log = DecisionLog()
@@ -164,15 +164,8 @@ class DecisionLog:
                 self._kept.append((seat, kind, _NESTED, tuple(parts)))
             else:
                 self._kept.append((seat, kind, _JSON, encode(answer)))
-        elif isinstance(answer, Response):
-            given: Any = answer  # (each field read once)
-            card = given.card
-            cards = _ids(given.cards)
-            if cards is None or not (card is None or isinstance(card, Card)):
-                self._kept.append((seat, kind, _JSON, encode(answer)))
-            else:
-                self._kept.append((seat, kind, _RESPONSE, (card.id if card is not None else None, given.skill, cards,
-                                                           given.view_as, given.as_card)))
+        elif isinstance(answer, CheckedResponse):  # (itself, as a play action's)
+            self._kept.append((seat, kind, _RESPONSE, answer))
         elif isinstance(answer, (Card, Player)):
             self._kept.append((seat, kind, _ATOM, encode(answer)))
         else:
@@ -222,10 +215,7 @@ def _decision(kept: tuple[int, str, int, Any]) -> dict[str, Any]:
     elif tag == _PLAY:
         answer = encode(got)
     elif tag == _RESPONSE:
-        card, skill, cards, view_as, as_card = got
-        answer = {"card": card, "skill": skill, "cards": list(cards), "view_as": view_as}
-        if as_card:
-            answer["as"] = as_card
+        answer = encode(got)
     else:
         answer = _copied(got)
     return {"player": seat, "kind": kind, "answer": answer}

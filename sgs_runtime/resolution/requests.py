@@ -568,6 +568,28 @@ class RespondOption(_Plain):
         self.as_card = as_card
 
 
+@mypyc_attr(serializable=True)  # (copied with what refers to it, as the other answer shapes)
+class CheckedResponse:
+    """A :class:`Response` as the game goes on with it once its fields are checked
+    (:func:`check_response_fields`), as :class:`CheckedAction` is a play action's.
+
+    >>> CheckedResponse(None, "some_skill", (), 0, None).skill
+    'some_skill'
+    """
+
+    def __init__(self, card: Optional[Card], skill: Optional[str], cards: tuple[Card, ...], view_as: int,
+                 as_card: Optional[str]) -> None:
+        self.card = card
+        self.skill = skill
+        self.cards = cards
+        self.view_as = view_as
+        self.as_card = as_card
+
+    def __repr__(self) -> str:
+        return (f"CheckedResponse(card={self.card!r}, skill={self.skill!r}, cards={self.cards!r}, "
+                f"view_as={self.view_as!r}, as_card={self.as_card!r})")
+
+
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class RespondAsks:
     """What a response window asks of the game while it waits (as :class:`PlayAsks`): the game's own
@@ -579,7 +601,7 @@ class RespondAsks:
     def card_step(self, opt: RespondOption, chosen: list[Card], card: Card) -> bool:
         raise _no_game("whether a card may be added to those chosen")
 
-    def validate(self, answer: Response) -> Optional[str]:
+    def validate(self, answer: CheckedResponse) -> Optional[str]:
         raise _no_game("whether a response is legal")
 
 
@@ -613,19 +635,23 @@ class RespondRequest(Request):
         """Whether ``card`` may join the cards ``chosen`` so far for ``opt``."""
         return self.asks.card_step(opt, chosen, card)
 
-    def validate(self, answer: Response) -> Optional[str]:
-        """Why a response (its fields checked) is not allowed now, or None."""
+    def validate(self, answer: CheckedResponse) -> Optional[str]:
+        """Why a checked response is not allowed now, or None."""
         return self.asks.validate(answer)
 
     def check(self, answer: Any) -> None:
+        self.accept(answer)
+
+    def accept(self, answer: Any) -> Optional[CheckedResponse]:
         if answer is None:
-            return
+            return None
         if not isinstance(answer, Response):
             raise IllegalDecision(f"answer a response window with a Response or None, not {_type_name(answer)}")
-        check_response_fields(answer)
-        problem = self.asks.validate(answer)
+        checked = check_response_fields(answer)
+        problem = self.asks.validate(checked)
         if problem:
             raise IllegalDecision(problem)
+        return checked
 
 
 
@@ -665,9 +691,12 @@ def check_action_fields(action: PlayAction) -> CheckedAction:
     return CheckedAction(card, skill, tuple(cards), tuple(targets), view_as, tuple(secondary), recast, as_card)
 
 
-def check_response_fields(ans: Response) -> None:
-    """Raise :class:`IllegalDecision` unless every field of ``ans`` has the type it must have."""
+def check_response_fields(ans: Response) -> CheckedResponse:
+    """Raise :class:`IllegalDecision` unless every field of ``ans`` has the type it must have; else the
+    response as the game goes on with it (:class:`CheckedResponse`)."""
     given: Any = ans  # (read as Any, as in check_action_fields)
-    _check_card_skill("a Response", given.card, given.skill, given.cards, given.view_as, given.as_card)
-    if given.card is None and given.skill is None:
+    card, skill, cards, view_as, as_card = given.card, given.skill, given.cards, given.view_as, given.as_card
+    _check_card_skill("a Response", card, skill, cards, view_as, as_card)
+    if card is None and skill is None:
         raise IllegalDecision("a Response must name a card or a skill (answer None to decline)")
+    return CheckedResponse(card, skill, tuple(cards), view_as, as_card)

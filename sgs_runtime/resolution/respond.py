@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final, Optional, Sequence
 
 from sgs_runtime.resolution.moves import clear_processing, move
 from sgs_runtime.resolution.prohibitions import forbids_play, forbids_use
-from sgs_runtime.resolution.requests import RespondAsks, RespondOption, RespondRequest, Response
+from sgs_runtime.resolution.requests import CheckedResponse, RespondAsks, RespondOption, RespondRequest
 from sgs_runtime.resolution.triggers import fire
 from sgs_runtime.resolution.use import (
     check_choice,
@@ -82,7 +82,7 @@ def response_options(g: "Game", player: Player, patterns: frozenset[str], mode: 
     return opts
 
 
-def _find_option(g: "Game", player: Player, opts: Sequence[RespondOption], ans: Response) -> Optional[RespondOption]:
+def _find_option(g: "Game", player: Player, opts: Sequence[RespondOption], ans: CheckedResponse) -> Optional[RespondOption]:
     """The option ``ans`` takes: the same card, or the same view-as entry of the same skill making the same kind."""
     if ans.card is not None:
         return next((o for o in opts if o.card is ans.card and o.skill is None), None)
@@ -94,7 +94,7 @@ def _find_option(g: "Game", player: Player, opts: Sequence[RespondOption], ans: 
     return None
 
 
-def _made_kind(g: "Game", player: Player, va: ViewAs, ans: Response) -> str:
+def _made_kind(g: "Game", player: Player, va: ViewAs, ans: CheckedResponse) -> str:
     """The kind :func:`build_card` makes for ``ans``: the one named, else the one asked for, else the first."""
     kinds = view_as_kinds(g, va)
     if ans.as_card is not None:
@@ -103,7 +103,7 @@ def _made_kind(g: "Game", player: Player, va: ViewAs, ans: Response) -> str:
     return got if got is not None else (kinds[0] if kinds else va.card)
 
 
-def _first_match(g: "Game", player: Player, va: ViewAs, ans: Response) -> Optional[str]:
+def _first_match(g: "Game", player: Player, va: ViewAs, ans: CheckedResponse) -> Optional[str]:
     """The kind a view-as over several names makes when the answer does not say: the one asked for."""
     for ev in reversed(g.stack):
         if isinstance(ev, RespondEvent):
@@ -143,7 +143,7 @@ class _RespondAsks(RespondAsks):
     def card_step(self, opt: RespondOption, chosen: list[Card], card: Card) -> bool:
         return opt.skill is not None and choice_step_ok(self.g, self.player, _view_as(opt).cards, chosen, card)
 
-    def validate(self, ans: Response) -> Optional[str]:
+    def validate(self, ans: CheckedResponse) -> Optional[str]:
         """Why ``ans`` is not allowed, or None. The fields' types were checked (:class:`RespondRequest`)."""
         g, player = self.g, self.player
         skill = None
@@ -177,7 +177,7 @@ class _RespondAsks(RespondAsks):
         return None
 
 
-def build_card(g: "Game", player: Player, ans: Response) -> AnyCard:
+def build_card(g: "Game", player: Player, ans: CheckedResponse) -> AnyCard:
     if ans.card is not None:
         return ans.card
     skill = next(s for s in g.active_skills(player) if s.id == ans.skill)
