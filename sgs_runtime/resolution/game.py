@@ -29,7 +29,7 @@ from sgs_runtime.state.cardview import CardView
 from sgs_runtime.state.definitions import Content, Ruleset, Skill, Trigger
 from sgs_runtime.state.events import Event, UseEvent
 from sgs_runtime.state.frame import GameOver
-from sgs_runtime.state.model import Card, HeroDraft, Player, Zone
+from sgs_runtime.state.model import AnyCard, Card, HeroDraft, Player, Zone
 from sgs_runtime.state.seatview import SeatView, ask_agent
 from sgs_runtime.state.skillset import SkillSet, set_at
 from sgs_runtime.state.statecache import StateCache
@@ -474,7 +474,7 @@ class Game:
     def rule_triggers(self, timing: str) -> list[Trigger]:
         return self._trigger_index.get(timing, [])
 
-    def record(self, player: Player, card: Any, mode: str) -> None:
+    def record(self, player: Player, card: AnyCard, mode: str) -> None:
         """Remember a use or play of ``card`` this turn (克己 asks what was used)."""
         kind = card.kind.id
         self.history.append((player.seat, kind, self.phase if player is self.current else None, mode))

@@ -425,6 +425,10 @@ def divide(a: Any, b: Any) -> Any:
 
 def card_is_a(card: Any, name: str) -> bool:
     """Whether ``card`` is of the family ``name`` (``c is slash``)."""
+    if isinstance(card, Card):  # (a card or a virtual one read as such: no look-up by name)
+        return name in card.kind.family
+    if isinstance(card, VirtualCard):
+        return name in card.kind.family
     kind = getattr(card, "kind", None)
     return kind is not None and name in kind.family
 

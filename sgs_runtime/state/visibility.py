@@ -163,7 +163,7 @@ def mask_request(req: Any, seat: int) -> Any:
             masked.against = hidden
     if has_event:
         value = req.event
-        hidden = _claim_hidden(getattr(value, "card", None) if value is not None else None, seat)
+        hidden = _claim_hidden(_event_card(value), seat)
         if hidden is not None:
             if masked is req:
                 masked = copy.copy(req)
@@ -188,6 +188,17 @@ def mask_request(req: Any, seat: int) -> Any:
     masked.hidden = frozenset(x.id for x in out if isinstance(x, HiddenCard))
     masked.unmask = table
     return masked
+
+
+def _event_card(event: Any) -> Any:
+    """The card an event is about, or None: read only from an event with a ``card`` field (its kind's
+    ``FIELDS`` says), so that no look-up fails and raises on the way."""
+    if event is None or "card" not in getattr(type(event), "FIELDS", _NO_FIELDS):
+        return None
+    return getattr(event, "card", None)
+
+
+_NO_FIELDS: Final[dict[str, str]] = {}
 
 
 def _claim_hidden(card: Any, seat: int) -> Any:
