@@ -189,12 +189,18 @@ def seat_distance(g: "Game", a: Player, b: Player) -> int:
     """Seats apart the shorter way round, counting living players only."""
     if a is b:
         return 0
-    alive = g.alive()
-    if a not in alive or b not in alive:
+    i = j = -1  # their places among the living, found in one pass (by identity, no list made)
+    n = 0
+    for p in g.players:
+        if p.alive:
+            if p is a:
+                i = n
+            elif p is b:
+                j = n
+            n += 1
+    if i < 0 or j < 0:
         # a dead player is at no distance; treat them as out of reach
         return INF
-    i, j = alive.index(a), alive.index(b)
-    n = len(alive)
     d = abs(i - j)
     return min(d, n - d)
 

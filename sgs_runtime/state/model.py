@@ -276,7 +276,13 @@ class Zone:
         card.zone = self
 
     def remove(self, card: Card) -> None:
-        self.cards.remove(card)
+        cards = self.cards
+        for i in range(len(cards)):  # (by identity, as cards compare: no comparison called for the others)
+            if cards[i] is card:
+                del cards[i]
+                break
+        else:
+            raise ValueError(f"{card!r} is not in {self.name}")
         card.zone = None
         if self.name == "judge":
             card.face = None
