@@ -258,18 +258,3 @@ def test_a_wrong_word_on_a_target_is_caught_by_the_check_of_the_epoch() -> None:
     g.check_caches = True
     with pytest.raises(GameError, match="cache check"):
         admits(g, a, b, card, kind.use.targets)
-
-
-def test_the_living_order_a_target_choice_looks_at_is_kept_for_the_epoch_and_a_death_moves_it_on() -> None:
-    from sgs_runtime.resolution.hp import die
-    from sgs_runtime.resolution.use import _living_from
-
-    g = started()
-    user = g.players[0]
-    first = _living_from(g, user)
-    assert first == g.alive_from(user) and _living_from(g, user) is first  # kept
-    victim = g.players[2]
-    for _ in die(g, victim, None):
-        break  # (the death's own timing may ask: the player is dead and the epoch moved on by then)
-    again = _living_from(g, user)
-    assert victim not in again and again == g.alive_from(user)

@@ -135,22 +135,10 @@ def secondary_candidates(g: "Game", user: Player, card: AnyCard, spec: TargetSpe
 def _target_pool(g: "Game", user: Player, dead: bool, user_last: bool) -> list[Player]:
     """Whom a target choice looks at, in seat order from ``user`` (the dead too with ``dead``); with
     ``user_last``, the user after the others."""
-    pool = g.seats_from(user) if dead else _living_from(g, user)
+    pool = g.seats_from(user) if dead else g.alive_from(user)
     if user_last and pool and pool[0] is user:
         pool = pool[1:] + pool[:1]
     return pool
-
-
-def _living_from(g: "Game", user: Player) -> list[Player]:
-    """``g.alive_from(user)``, remembered for the skill epoch (a death or a revival moves it on): target
-    choices look at it at every listing and never change it (a :class:`TargetPool`'s pool is read only)."""
-    key = ("alive_from", user)
-    hit = recall(g, key, epoch=True)
-    if hit is not None:
-        return hit[0]  # type: ignore[no-any-return]
-    got = g.alive_from(user)
-    remember(g, g.epoch, key, got, (), epoch=True)
-    return got
 
 
 def candidates(g: "Game", user: Player, card: AnyCard, spec: Optional[TargetSpec] = None,
