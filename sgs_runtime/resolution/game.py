@@ -207,7 +207,7 @@ class Game:
                             "there is no pending request to answer (start the game first)")
         # the request checks the answer's type and range first: a refused answer raises
         # IllegalDecision before anything is recorded or changed, and ``req`` stays pending; the game
-        # goes on with what the request accepted (a play action: its checked form, read once)
+        # goes on with what the request accepted (a play action or a response: its checked form, read once)
         value = req.accept(answer)
         self.record_decision(req, value)
         if self.trace is not None:

@@ -137,7 +137,7 @@ class Request(_Plain):
 
     def accept(self, answer: Any) -> Any:
         """:meth:`check` ``answer``, and give what the game goes on with: the answer itself, or the
-        checked form a request of its kind makes of it (:class:`CheckedAction`)."""
+        checked form a request of its kind makes of it (:class:`CheckedAction`, :class:`CheckedResponse`)."""
         self.check(answer)
         return answer
 
