@@ -258,3 +258,34 @@ def test_a_wrong_word_on_a_target_is_caught_by_the_check_of_the_epoch() -> None:
     g.check_caches = True
     with pytest.raises(GameError, match="cache check"):
         admits(g, a, b, card, kind.use.targets)
+
+
+def test_a_seat_whose_new_set_reaches_others_while_the_index_is_joined_again_has_it_joined_whole(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Joining the index again for a seat forgotten alone finds that seat's set again; if that set now
+    reaches other players (a grant, a copy), every set is forgotten on the way, and the index is then
+    joined whole rather than patched at the seat's timing points."""
+    from sgs_runtime.state.skillset import SkillSet
+
+    g = started()
+    if not g.skillset._separate:
+        pytest.skip("this deal holds a skill that reaches other players")
+    weapon = next(c for c in g.cards if c.kind.equip is not None and c.kind.equip.slot == "weapon"
+                  and c.zone is not None and c.zone.name != "equip"
+                  and any(CONTENT.skills[sid].triggers for sid in c.kind.equip.skills))
+    granting = next(s for s in CONTENT.skills.values() if s.grants)
+    for sid in weapon.kind.equip.skills:  # (the weapon's skill grants as well, for this test only)
+        monkeypatch.setattr(CONTENT.skills[sid], "grants", granting.grants)
+    g.skillset.owners_at("")  # (the index joined)
+    holder = g.players[2]
+    weapon.zone.remove(weapon)  # (put on by hand, then seat 2 alone forgotten: nothing asks in between)
+    holder.equip.add(weapon)
+    g.skillset.forget([holder.seat])
+    assert g.skillset._before  # (the index kept, to be joined again at the seat's changes)
+    asked = g.skillset.owners_at("")  # joining again finds the seat's set, which reaches others now
+    assert asked == frozenset() and not g.skillset._separate
+    fresh = SkillSet(g)
+    everywhere = {tr.timing for p in g.players for s in fresh.of(p) for tr in s.triggers}
+    assert everywhere
+    for t in everywhere:
+        assert g.skillset.owners_at(t) == fresh.owners_at(t) and g.skillset.own_only_at(t) == fresh.own_only_at(t)

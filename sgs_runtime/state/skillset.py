@@ -413,6 +413,7 @@ class SkillSet:
             self._own_only.clear()
             return
         players = self.game.players
+        epoch = self.game.epoch
         changed: set[str] = set()
         for seat, old in before.items():
             new = self._seat_timings(players[seat])
@@ -422,6 +423,10 @@ class SkillSet:
         if not changed:
             return
         timings = [self._seat_timings(p) for p in players]
+        if self.game.epoch != epoch:  # a set found again reached others: all was forgotten, join it all again
+            self._owners.clear()
+            self._own_only.clear()
+            return
         for t in changed:
             seats = frozenset([p.seat for p, tm in zip(players, timings) if t in tm])
             if not seats:
@@ -434,6 +439,7 @@ class SkillSet:
 
     def _index(self) -> dict[str, frozenset[int]]:
         """Index every timing point in one pass: who waits there, and who only for their own events."""
+        epoch = self.game.epoch
         seats: dict[str, set[int]] = {}
         wide: dict[str, set[int]] = {}
         for p in self.game.players:
@@ -441,6 +447,10 @@ class SkillSet:
                 set_at(seats, timing).add(p.seat)
                 if others:
                     set_at(wide, timing).add(p.seat)
+        if self.game.epoch != epoch:
+            # a set found again now reaches other players (_build_one): everything was forgotten and the
+            # seats looked at first may have other skills now: index again, from sets built together
+            return self._index()
         owners = {t: frozenset(s) for t, s in seats.items()}
         own_only: dict[str, frozenset[int]] = {}
         for t, s in seats.items():
