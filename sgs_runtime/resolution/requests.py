@@ -673,27 +673,14 @@ def _check_card_skill(what: str, card: Any, skill: Any, cards: Any, view_as: Any
         raise IllegalDecision(f"{what}.as_card must be a card kind id (a string) or None, not {_type_name(as_card)}")
 
 
-def _action_fields(action: PlayAction) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any]:
-    """A PlayAction's eight fields, each read once, as they are (their types not yet checked: the compiled
-    build would check each against its declared type as it is read, and raise a TypeError where the
-    game owes the agent a refusal in words). A PlayAction itself keeps them in its ``__dict__``, read
-    there at once rather than looked up through its class field by field; a subclass is read by name."""
-    given: Any = action
-    if type(given) is PlayAction:
-        own: dict[str, Any] = given.__dict__
-        try:
-            return (own["card"], own["skill"], own["cards"], own["targets"], own["view_as"], own["secondary"],
-                    own["recast"], own["as_card"])
-        except KeyError:  # a field deleted from it: its class's default stands, read by name below
-            pass
-    return (given.card, given.skill, given.cards, given.targets, given.view_as, given.secondary, given.recast,
-            given.as_card)
-
-
 def check_action_fields(action: PlayAction) -> CheckedAction:
     """Raise :class:`IllegalDecision` unless every field of ``action`` has the type it must have; else
     the action as the game goes on with it (:class:`CheckedAction`), made from the fields as they were checked."""
-    card, skill, cards, targets, view_as, secondary, recast, as_card = _action_fields(action)
+    # (read as Any, each field once: the compiled build would check each field against its declared type
+    # as it is read, and raise a TypeError where the game owes the agent a refusal in words)
+    given: Any = action
+    card, skill, cards, targets = given.card, given.skill, given.cards, given.targets
+    view_as, secondary, recast, as_card = given.view_as, given.secondary, given.recast, given.as_card
     _check_card_skill("a PlayAction", card, skill, cards, view_as, as_card)
     _check_sequence(targets, "a PlayAction", ".targets", Player, "players")
     _check_sequence(secondary, "a PlayAction", ".secondary", Player, "players")
