@@ -25,6 +25,7 @@ refused against content other than the one it was played with
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import warnings
 from collections.abc import Iterator, Sequence
@@ -63,19 +64,11 @@ def encode(answer: Any) -> Any:
         return answer.id
     if isinstance(answer, Player):
         return answer.seat
-    if isinstance(answer, CheckedAction):  # (a play action as the game took it: native fields)
-        out: dict[str, Any] = {"card": answer.card.id if answer.card is not None else None, "skill": answer.skill,
-                               "cards": [c.id for c in answer.cards], "targets": [p.seat for p in answer.targets],
-                               "secondary": [p.seat for p in answer.secondary], "view_as": answer.view_as}
-        if answer.recast:
-            out["recast"] = True
-        if answer.as_card:
-            out["as"] = answer.as_card
-        return out
-    if isinstance(answer, PlayAction):
+    if isinstance(answer, (PlayAction, CheckedAction)):  # (an agent's action, or the form the game took it in)
         given: Any = answer  # (each field read once)
-        out = {"card": encode(given.card), "skill": given.skill, "cards": encode(given.cards),
-               "targets": encode(given.targets), "secondary": encode(given.secondary), "view_as": given.view_as}
+        out: dict[str, Any] = {"card": encode(given.card), "skill": given.skill, "cards": encode(given.cards),
+                               "targets": encode(given.targets), "secondary": encode(given.secondary),
+                               "view_as": given.view_as}
         if given.recast:
             out["recast"] = True
         as_card = given.as_card
@@ -95,37 +88,19 @@ def encode(answer: Any) -> Any:
     return answer
 
 
-# How the decision log keeps an answer (the tag of a kept decision): as tuples of plain values (which
-# the cyclic collector stops walking after its first look) or the checked form of a play action or a
-# response, read back into the JSON form of encode().
+# How the decision log keeps an answer (the tag of a kept decision): encode()'s form frozen into tuples
+# of plain values (which the cyclic collector stops walking after its first look), or the checked form
+# of a play action or a response itself, read back into encode()'s form.
 _ATOM = 0  # None, a bool, an int (an index, a card id, a seat) or a string: the answer itself
 _IDS = 1  # a list of cards or players: their ids and seats
 _NESTED = 2  # lists of cards (an arrangement: top and bottom)
-_PLAY = 3  # a play action: its CheckedAction (which does not change)
-_RESPONSE = 4  # a response: its CheckedResponse (which does not change)
-_JSON = 5  # anything else: encode()'s form as it is
+_CHECKED = 3  # a play action's CheckedAction or a response's CheckedResponse (which do not change)
+_JSON = 4  # anything else: encode()'s form as it is
 
 
-def _ids(items: Any) -> Optional[tuple[int, ...]]:
-    """The ids of a list of cards and players, or None if it holds anything else."""
-    out: list[int] = []
-    for a in items:
-        if isinstance(a, Card):
-            out.append(a.id)
-        elif isinstance(a, Player):
-            out.append(a.seat)
-        else:
-            return None
-    return tuple(out)
-
-
-def _copied(value: Any) -> Any:
-    """A JSON-shaped value with its lists and objects copied (what the log gives out is the reader's)."""
-    if isinstance(value, list):
-        return [_copied(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
-    return value
+def _ints(value: Any) -> bool:
+    """Whether ``value`` is a list of ints (an encoded list of cards and players)."""
+    return isinstance(value, list) and all(type(v) is int for v in value)
 
 
 @mypyc_attr(serializable=True)
@@ -134,8 +109,9 @@ class DecisionLog:
     ``{"player": seat, "kind": request kind, "answer": ...}`` in their JSON form (:func:`encode`).
 
     Each decision is kept as one tuple (of plain values, or the :class:`CheckedAction` or
-    :class:`CheckedResponse` the request made of the answer, which does not change) and read back into that form when asked for: the log, which lives as long as its
-    game, is made of few objects, and what it gives out is a fresh copy, which the reader may change.
+    :class:`CheckedResponse` the request made of the answer, which does not change) and read back into
+    that form when asked for: the log, which lives as long as its game, is made of few objects, and what
+    it gives out is a fresh copy, which the reader may change.
 
     >>> log = DecisionLog()
     >>> log.add(2, "option", 1); log.add(0, "play", None)
@@ -150,26 +126,18 @@ class DecisionLog:
 
     def add(self, seat: int, kind: str, answer: Any) -> None:
         """Keep ``seat``'s ``answer`` to a request of ``kind`` (as :func:`encode` writes it)."""
-        if answer is None or isinstance(answer, (bool, int, str)):
-            self._kept.append((seat, kind, _ATOM, answer))
-        elif isinstance(answer, CheckedAction):  # (itself: its fields are tuples, and ids and seats stay)
-            self._kept.append((seat, kind, _PLAY, answer))
-        elif isinstance(answer, (list, tuple)):
-            ids = _ids(answer)
-            if ids is not None:
-                self._kept.append((seat, kind, _IDS, ids))
-                return
-            parts = [_ids(a) if isinstance(a, (list, tuple)) else None for a in answer]
-            if all(part is not None for part in parts):
-                self._kept.append((seat, kind, _NESTED, tuple(parts)))
-            else:
-                self._kept.append((seat, kind, _JSON, encode(answer)))
-        elif isinstance(answer, CheckedResponse):  # (itself, as a play action's)
-            self._kept.append((seat, kind, _RESPONSE, answer))
-        elif isinstance(answer, (Card, Player)):
-            self._kept.append((seat, kind, _ATOM, encode(answer)))
+        if isinstance(answer, (CheckedAction, CheckedResponse)):  # (itself: its fields are tuples; ids and seats stay)
+            self._kept.append((seat, kind, _CHECKED, answer))
+            return
+        got = encode(answer)
+        if not isinstance(got, (list, dict)):
+            self._kept.append((seat, kind, _ATOM, got))
+        elif _ints(got):
+            self._kept.append((seat, kind, _IDS, tuple(got)))
+        elif isinstance(got, list) and all(_ints(part) for part in got):
+            self._kept.append((seat, kind, _NESTED, tuple([tuple(part) for part in got])))
         else:
-            self._kept.append((seat, kind, _JSON, encode(answer)))
+            self._kept.append((seat, kind, _JSON, got))
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -212,12 +180,10 @@ def _decision(kept: tuple[int, str, int, Any]) -> dict[str, Any]:
         answer = list(got)
     elif tag == _NESTED:
         answer = [list(part) for part in got]
-    elif tag == _PLAY:
-        answer = encode(got)
-    elif tag == _RESPONSE:
+    elif tag == _CHECKED:
         answer = encode(got)
     else:
-        answer = _copied(got)
+        answer = copy.deepcopy(got)  # (what the log gives out is the reader's)
     return {"player": seat, "kind": kind, "answer": answer}
 
 

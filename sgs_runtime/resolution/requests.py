@@ -377,7 +377,7 @@ class CheckedAction:
         self.recast = recast
         self.as_card = as_card
         #: what the action says, by identity (:meth:`PlayAction.key`)
-        self.key = (card, skill, cards, targets, view_as, secondary, recast, as_card)
+        self.key = _action_key(card, skill, cards, targets, view_as, secondary, recast, as_card)  # (tuples kept)
         self._hash = hash(self.key)  # (found once: a request looks it up among the actions it passed)
 
     def __hash__(self) -> int:
