@@ -165,6 +165,13 @@ def _free_horse(g: Game) -> Card:
                 and (c.zone is None or c.zone.name != "equip"))
 
 
+def _free_weapon_with_a_trigger(g: Game) -> Card:
+    """A weapon not equipped (in a pile or a hand) whose skill has a trigger."""
+    return next(c for c in g.cards if c.kind.equip is not None and c.kind.equip.slot == "weapon"
+                and c.zone is not None and c.zone.name != "equip"
+                and any(CONTENT.skills[sid].triggers for sid in c.kind.equip.skills))
+
+
 def test_an_equipment_move_finds_again_the_skills_of_its_player_only() -> None:
     from sgs_runtime.resolution.moves import equip
     from sgs_runtime.state.skillset import SkillSet
@@ -198,10 +205,7 @@ def test_an_equipment_with_no_trigger_keeps_the_index_of_who_waits_where_and_one
     a = g.players[1]
     _run(equip(g, a, _free_horse(g)))
     assert g.skillset.owners_at("") == frozenset() and g.skillset._owners is index  # kept, nothing joined
-    weapon = next((c for c in g.cards if c.kind.equip is not None and c.kind.equip.slot == "weapon"
-                   and (c.zone is None or c.zone.name != "equip")
-                   and any(CONTENT.skills[sid].triggers for sid in c.kind.equip.skills)), None)
-    assert weapon is not None
+    weapon = _free_weapon_with_a_trigger(g)
     gen = equip(g, g.players[2], weapon)
     for _ in gen:  # (a weapon replaced may ask nothing either: none is equipped yet on this seat)
         raise AssertionError("asked")
@@ -270,9 +274,7 @@ def test_a_seat_whose_new_set_reaches_others_while_the_index_is_joined_again_has
     g = started()
     if not g.skillset._separate:
         pytest.skip("this deal holds a skill that reaches other players")
-    weapon = next(c for c in g.cards if c.kind.equip is not None and c.kind.equip.slot == "weapon"
-                  and c.zone is not None and c.zone.name != "equip"
-                  and any(CONTENT.skills[sid].triggers for sid in c.kind.equip.skills))
+    weapon = _free_weapon_with_a_trigger(g)
     granting = next(s for s in CONTENT.skills.values() if s.grants)
     for sid in weapon.kind.equip.skills:  # (the weapon's skill grants as well, for this test only)
         monkeypatch.setattr(CONTENT.skills[sid], "grants", granting.grants)
