@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -36,10 +36,19 @@ def below(rng: random.Random, n: int) -> int:
     """A number in ``range(n)``, ``n`` above 0 (``rng.randrange(n)``)."""
     if n <= 0:
         raise ValueError("empty range for randrange()")
-    k = n.bit_length()  # (the method called where it is: no bound method made for a draw)
+    k = n.bit_length()  # (as _below, with the method called where it is: no bound method made each time)
     r = rng.getrandbits(k)
     while r >= n:
         r = rng.getrandbits(k)
+    return r
+
+
+def _below(bits: Callable[[int], int], n: int) -> int:
+    """:func:`below` with the generator's ``getrandbits`` at hand (looked up once for a whole shuffle)."""
+    k = n.bit_length()
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
     return r
 
 
@@ -61,8 +70,9 @@ def choice(rng: random.Random, seq: Sequence[T]) -> T:
 
 def shuffle(rng: random.Random, x: list[Any]) -> None:
     """Shuffle a list in place (``rng.shuffle(x)``)."""
+    bits = rng.getrandbits
     for i in range(len(x) - 1, 0, -1):
-        j = below(rng, i + 1)
+        j = _below(bits, i + 1)
         x[i], x[j] = x[j], x[i]
 
 
