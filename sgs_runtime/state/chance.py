@@ -44,7 +44,9 @@ def below(rng: random.Random, n: int) -> int:
 
 
 def _below(bits: Callable[[int], int], n: int) -> int:
-    """:func:`below` with the generator's ``getrandbits`` at hand (looked up once for a whole shuffle)."""
+    """:func:`below` with the generator's ``getrandbits`` at hand (looked up once for a whole shuffle: a
+    shuffle drawing through :func:`below`, a call by name at each draw, counted 0.4% more instructions a
+    game; one draw alone is cheaper by name than through a bound method made for it)."""
     k = n.bit_length()
     r = bits(k)
     while r >= n:
